@@ -1,0 +1,33 @@
+export { ERROR_CODES, ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
+export {
+  ITCH_SCOPES,
+  DEFAULT_SCOPE,
+  parseScopes,
+  isKnownScope,
+  scopeIncludes,
+  satisfies,
+  missingScopes,
+  assertRequestScopes,
+  type ItchScope,
+} from './scopes.js';
+export {
+  DEFAULT_BASE_URL,
+  OOB_REDIRECT_URI,
+  buildAuthorizeUrl,
+  assertBaseUrl,
+  assertRedirectUri,
+  type AuthorizeUrlOptions,
+} from './authorize-url.js';
+export {
+  STATE_LIFETIME_MS,
+  STATE_KEY_PREFIX,
+  createState,
+  saveFlow,
+  consumeFlow,
+  pruneExpired,
+  type FlowMode,
+  type FlowRecord,
+  type StateStorage,
+} from './state.js';
+export { MAX_FRAGMENT_LENGTH, isCallbackFragment, parseCallbackFragment, type CallbackResponse } from './fragment.js';
+export { assertReturnTo, safeReturnTo } from './return-to.js';

@@ -1,0 +1,22 @@
+// Unit and component tests in a real browser, importing src/ directly.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+
+const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+
+export default {
+  files: ['test/core/**/*.test.ts', 'test/elements/**/*.test.ts', 'test/capture/**/*.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  plugins: [esbuildPlugin({ ts: true, tsconfig: new URL('./tsconfig.json', import.meta.url).pathname, target: 'es2022' })],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      },
+    }),
+  ],
+  testFramework: { config: { timeout: 5000 } },
+};
