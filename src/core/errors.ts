@@ -18,6 +18,19 @@ export const ERROR_CODES = [
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];
 
 /**
+ * A code by its index in {@link ERROR_CODES}. The capture script passes codes as these numbers
+ * because every byte of it counts; everything else uses the names.
+ */
+export const ACCESS_DENIED = 0;
+export const STATE_MISSING = 1;
+export const STATE_MISMATCH = 2;
+export const STATE_EXPIRED = 3;
+export const INVALID_RESPONSE = 4;
+export const BACKEND_REJECTED = 5;
+export const NETWORK_ERROR = 6;
+export const CONFIG_INVALID = 9;
+
+/**
  * The one error type the browser side throws and reports. Its message is plain words for a
  * developer and never contains a token.
  */

@@ -8,22 +8,69 @@ export type CallbackResponse =
   | { type: 'token'; accessToken: string; state?: string }
   | { type: 'error'; error: string; errorDescription?: string; state?: string };
 
+/**
+ * Why a fragment was refused (see {@link readCallbackFragment}): an index into
+ * {@link FRAGMENT_PROBLEMS}. Numbers rather than names because the capture script must stay tiny.
+ */
+export type FragmentProblem = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+
+/** What each {@link FragmentProblem} means. 0 is no implicit-flow response at all. */
+export const FRAGMENT_PROBLEMS = [
+  'it carries neither access_token nor error',
+  `longer than ${MAX_FRAGMENT_LENGTH} characters`,
+  'a parameter has a bad percent-escape',
+  'a parameter is repeated',
+  'it carries both access_token and error',
+  'access_token is empty or has characters outside RFC 6750',
+  'state is empty or has characters outside RFC 6749',
+  'error is empty or has characters outside RFC 6749',
+] as const;
+
 // RFC 6749 Appendix A: access_token and state are VSCHAR (%x20-7E); a bearer token has no spaces
 // (RFC 6750 section 2.1). error and error_description are NQSCHAR (no `"` and no `\`).
-const TOKEN_CHARS = /^[\x21-\x7e]+$/;
-const STATE_CHARS = /^[\x20-\x7e]+$/;
-const ERROR_CHARS = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+const TOKEN_CHARS = /^[!-~]+$/;
+const STATE_CHARS = /^[ -~]+$/;
+const ERROR_CHARS = /^[ !#-[\]-~]+$/;
 
-/**
- * Whether a fragment looks like an implicit-flow response (has an `access_token` or `error`
- * parameter). Only such fragments are read and cleared; any other fragment belongs to the page.
- */
-export function isCallbackFragment(fragment: string): boolean {
-  return /(?:^#?|&)(?:access_token|error)=/.test(fragment);
+/** The parameters of a well-formed response, as {@link readCallbackFragment} finds them. */
+export interface CallbackParams {
+  access_token?: string;
+  error?: string;
+  state?: string;
 }
 
-function invalid(reason: string): ItchOAuthError {
-  return new ItchOAuthError('invalid_response', `the itch.io response in the address is malformed: ${reason}`);
+/**
+ * The reading behind {@link parseCallbackFragment}, kept small for the capture script, which
+ * needs only this much: the parameters, or the number of what is wrong with them
+ * ({@link FragmentProblem}). A fragment without an `access_token` or `error` parameter is not an
+ * implicit-flow response (0) and belongs to the page. Refuses an oversized fragment, a bad
+ * percent-escape, a repeated parameter, both `access_token` and `error`, and an empty token. The
+ * characters of the token (JSON-encoded for the backend), the state (only ever looked up) and the
+ * error (only known codes are ever shown) are checked by {@link parseCallbackFragment}. Never throws.
+ *
+ * @param body the fragment without its `#`.
+ */
+export function readCallbackFragment(body: string): CallbackParams | FragmentProblem {
+  const params = new URLSearchParams(body);
+  const result: CallbackParams = Object.fromEntries(params);
+  const { access_token: token, error } = result;
+  if (token == null && error == null) return 0;
+  try {
+    // URLSearchParams decodes leniently; decoding the whole body refuses any bad escape.
+    // (The result is used so that no minifier takes the call for dead code.)
+    if (decodeURIComponent(body).length > MAX_FRAGMENT_LENGTH) return 1;
+  } catch {
+    return 2;
+  }
+  return Object.keys(result).length < [...params].length ? 3 : token == null ? result : error != null ? 4 : token ? result : 5;
+}
+
+/**
+ * Whether a fragment is an implicit-flow response (has an `access_token` or `error` parameter,
+ * however encoded). Only such fragments are read and cleared; any other belongs to the page.
+ */
+export function isCallbackFragment(fragment: string): boolean {
+  return readCallbackFragment(fragment.replace(/^#/, '')) !== 0;
 }
 
 /**
@@ -38,42 +85,28 @@ function invalid(reason: string): ItchOAuthError {
  * @see ../shared/spec/itch-api.md section 5.3 ("Callback"); RFC 6749 sections 4.2.2 and 4.2.2.1
  */
 export function parseCallbackFragment(fragment: string): CallbackResponse {
-  const body = fragment.startsWith('#') ? fragment.slice(1) : fragment;
-  if (body.length > MAX_FRAGMENT_LENGTH) throw invalid(`longer than ${MAX_FRAGMENT_LENGTH} characters`);
-
-  const params = new Map<string, string>();
-  for (const part of body.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    let name: string;
-    let value: string;
-    try {
-      name = decodeURIComponent((eq < 0 ? part : part.slice(0, eq)).replace(/\+/g, ' '));
-      value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
-    } catch {
-      throw invalid('a parameter has a bad percent-escape');
-    }
-    if (params.has(name)) throw invalid(`the parameter ${JSON.stringify(name.slice(0, 32))} is repeated`);
-    params.set(name, value);
+  const body = fragment.replace(/^#/, '');
+  const result = readCallbackFragment(body);
+  const problem =
+    typeof result === 'number'
+      ? result
+      : result.access_token != null && !TOKEN_CHARS.test(result.access_token)
+        ? 5
+        : result.state != null && !STATE_CHARS.test(result.state)
+          ? 6
+          : result.error != null && !ERROR_CHARS.test(result.error)
+            ? 7
+            : undefined;
+  if (problem !== undefined) {
+    throw new ItchOAuthError('invalid_response', `the itch.io response in the address is malformed: ${FRAGMENT_PROBLEMS[problem]}`);
   }
-
-  const token = params.get('access_token');
-  const error = params.get('error');
-  const state = params.get('state');
-  if (state !== undefined && !STATE_CHARS.test(state)) throw invalid('state is empty or has characters outside RFC 6749');
-
-  if (token !== undefined && error !== undefined) throw invalid('it carries both access_token and error');
-  if (token !== undefined) {
-    if (!TOKEN_CHARS.test(token)) throw invalid('access_token is empty or has characters outside RFC 6750');
-    return state === undefined ? { type: 'token', accessToken: token } : { type: 'token', accessToken: token, state };
+  const { access_token: accessToken, error, state } = result as CallbackParams;
+  const response: CallbackResponse =
+    accessToken != null ? { type: 'token', accessToken } : { type: 'error', error: error as string };
+  if (response.type === 'error') {
+    const description = new URLSearchParams(body).get('error_description');
+    if (description != null && ERROR_CHARS.test(description)) response.errorDescription = description;
   }
-  if (error !== undefined) {
-    if (!ERROR_CHARS.test(error)) throw invalid('error is empty or has characters outside RFC 6749');
-    const response: CallbackResponse = { type: 'error', error };
-    const description = params.get('error_description');
-    if (description !== undefined && ERROR_CHARS.test(description)) response.errorDescription = description;
-    if (state !== undefined) response.state = state;
-    return response;
-  }
-  throw invalid('it carries neither access_token nor error');
+  if (state != null) response.state = state;
+  return response;
 }

@@ -24,10 +24,21 @@ export {
   createState,
   saveFlow,
   consumeFlow,
+  takeFlow,
   pruneExpired,
   type FlowMode,
   type FlowRecord,
   type StateStorage,
+  type StateProblem,
 } from './state.js';
-export { MAX_FRAGMENT_LENGTH, isCallbackFragment, parseCallbackFragment, type CallbackResponse } from './fragment.js';
-export { assertReturnTo, safeReturnTo } from './return-to.js';
+export {
+  MAX_FRAGMENT_LENGTH,
+  isCallbackFragment,
+  parseCallbackFragment,
+  readCallbackFragment,
+  type CallbackResponse,
+  type CallbackParams,
+  type FragmentProblem,
+  FRAGMENT_PROBLEMS,
+} from './fragment.js';
+export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './return-to.js';

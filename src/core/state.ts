@@ -1,4 +1,4 @@
-import { ItchOAuthError } from './errors.js';
+import { ERROR_CODES, ItchOAuthError, STATE_EXPIRED, STATE_MISMATCH, STATE_MISSING } from './errors.js';
 
 /** How long a started login may take before its `state` is refused (10 minutes). */
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;
@@ -21,6 +21,8 @@ export interface FlowRecord {
   redirectUri: string;
   /** Space-separated scopes asked for. */
   scope: string;
+  /** The authorization server the login went to, so a failed login can be started again. */
+  baseUrl: string;
   /** `Date.now()` when the login started. */
   createdAt: number;
 }
@@ -50,15 +52,10 @@ function storageError(action: string, cause: unknown): ItchOAuthError {
 }
 
 function isFlowRecord(value: unknown): value is FlowRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
+  const record = Object(value) as Record<string, unknown>;
   return (
-    typeof record['returnTo'] === 'string' &&
-    (record['mode'] === 'redirect' || record['mode'] === 'popup') &&
-    typeof record['clientId'] === 'string' &&
-    typeof record['redirectUri'] === 'string' &&
-    typeof record['scope'] === 'string' &&
-    typeof record['createdAt'] === 'number' &&
+    ['returnTo', 'clientId', 'redirectUri', 'scope', 'baseUrl'].every((key) => typeof record[key] == 'string') &&
+    (record['mode'] == 'redirect' || record['mode'] == 'popup') &&
     Number.isFinite(record['createdAt'])
   );
 }
@@ -110,6 +107,39 @@ export function saveFlow(storage: StateStorage, state: string, record: FlowRecor
 }
 
 /**
+ * Why a returned `state` is refused (see {@link takeFlow}): `state_missing`, `state_mismatch` or
+ * `state_expired` by their index in `ERROR_CODES`.
+ */
+export type StateProblem = typeof STATE_MISSING | typeof STATE_MISMATCH | typeof STATE_EXPIRED;
+
+/**
+ * The lookup behind {@link consumeFlow}, without messages (the capture script uses it and must
+ * stay tiny): takes the record of `state` out of every storage and answers it, or what is wrong.
+ * Storage errors (DOMException), and the error of a record that is not a JSON object, are thrown
+ * as they come.
+ */
+export function takeFlow(storages: readonly StateStorage[], state: string | undefined, now = Date.now()): FlowRecord | StateProblem {
+  if (!state) return STATE_MISSING;
+  const key = STATE_KEY_PREFIX + state;
+  let raw: string | null = null;
+  for (const storage of storages) {
+    raw ??= storage.getItem(key);
+    storage.removeItem(key);
+  }
+  if (raw == null) return STATE_MISMATCH;
+  const record: FlowRecord = JSON.parse(raw);
+  // A record from the future counts as expired too, and so does a missing or non-numeric
+  // createdAt (NaN fails the comparison).
+  return Math.abs(now - record.createdAt) <= STATE_LIFETIME_MS ? record : STATE_EXPIRED;
+}
+
+const STATE_PROBLEMS: Record<string, string> = {
+  state_missing: 'the itch.io response carries no state: it was not started by this site',
+  state_mismatch: 'the itch.io response carries an unknown or already used state',
+  state_expired: 'the login took longer than 10 minutes: please log in again',
+};
+
+/**
  * Looks up the record of a returned `state` and deletes it, whether or not the check passes:
  * a state is good for one attempt only.
  *
@@ -120,25 +150,18 @@ export function saveFlow(storage: StateStorage, state: string, record: FlowRecor
  * @see ../shared/spec/itch-api.md section 5.3, security rule 4; RFC 6749 section 10.12
  */
 export function consumeFlow(storages: readonly StateStorage[], state: string | undefined, now = Date.now()): FlowRecord {
-  if (state === undefined || state === '') {
-    throw new ItchOAuthError('state_missing', 'the itch.io response carries no state: it was not started by this site');
+  let result: FlowRecord | StateProblem;
+  try {
+    result = takeFlow(storages, state, now);
+  } catch (cause) {
+    if (cause instanceof DOMException) throw storageError('read', cause);
+    result = STATE_MISMATCH;
   }
-  let record: FlowRecord | undefined;
-  for (const storage of storages) {
-    try {
-      const key = STATE_KEY_PREFIX + state;
-      record ??= readRecord(storage, key);
-      storage.removeItem(key);
-    } catch (cause) {
-      throw storageError('read', cause);
-    }
+  // Only the capture script reads records without checking them all (it needs createdAt and returnTo).
+  if (typeof result !== 'number' && !isFlowRecord(result)) result = STATE_MISMATCH;
+  if (typeof result === 'number') {
+    const code = ERROR_CODES[result];
+    throw new ItchOAuthError(code, STATE_PROBLEMS[code] as string);
   }
-  if (!record) {
-    throw new ItchOAuthError('state_mismatch', 'the itch.io response carries an unknown or already used state');
-  }
-  const age = now - record.createdAt;
-  if (age > STATE_LIFETIME_MS || age < -STATE_LIFETIME_MS) {
-    throw new ItchOAuthError('state_expired', 'the login took longer than 10 minutes: please log in again');
-  }
-  return record;
+  return result;
 }

@@ -57,7 +57,7 @@ describe('parseCallbackFragment', () => {
   });
 
   it('refuses a repeated parameter', () => expectInvalid(`#access_token=${TOKEN}&access_token=other&state=S`, /repeated/));
-  it('refuses a repeated state', () => expectInvalid(`#access_token=${TOKEN}&state=A&state=B`, /"state" is repeated/));
+  it('refuses a repeated state', () => expectInvalid(`#access_token=${TOKEN}&state=A&state=B`, /repeated/));
   it('refuses a bad percent-escape', () => expectInvalid(`#access_token=${TOKEN}%E0%A4%A&state=S`, /percent-escape/));
   it('refuses an empty token', () => expectInvalid('#access_token=&state=S', /access_token is empty/));
   it('refuses a token with a space', () => expectInvalid('#access_token=a%20b&state=S', /access_token/));

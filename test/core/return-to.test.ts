@@ -10,6 +10,10 @@ describe('assertReturnTo', () => {
     expect(assertReturnTo('/games/42?tab=saves&q=a%20b', origin)).to.equal('/games/42?tab=saves&q=a%20b');
   });
 
+  it('accepts an encoded space in the path', () => {
+    expect(assertReturnTo('/games/my%20game', origin)).to.equal('/games/my%20game');
+  });
+
   it('drops a fragment', () => {
     expect(assertReturnTo('/play#level-2', origin)).to.equal('/play');
   });
@@ -41,7 +45,7 @@ describe('assertReturnTo', () => {
   for (const [what, value] of refused) {
     it(`refuses ${what}`, () => {
       expect(() => assertReturnTo(value, origin))
-        .to.throw(ItchOAuthError, /return-to must be a same-origin path/)
+        .to.throw(ItchOAuthError, /return-to must be a same-origin path\+query/)
         .with.property('code', 'config_invalid');
     });
   }

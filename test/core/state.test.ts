@@ -17,6 +17,7 @@ const record = (createdAt = Date.now()): FlowRecord => ({
   clientId: 'abc',
   redirectUri: 'https://game.example/callback',
   scope: 'profile:me',
+  baseUrl: 'https://itch.io',
   createdAt,
 });
 
@@ -134,8 +135,10 @@ describe('state', () => {
   });
 
   it('treats a tampered record as unknown', () => {
-    sessionStorage.setItem(`${STATE_KEY_PREFIX}T`, '{"returnTo":"/","mode":"evil"}');
+    sessionStorage.setItem(`${STATE_KEY_PREFIX}T`, JSON.stringify({ ...record(), mode: 'evil' }));
     expectCode(() => consumeFlow([sessionStorage], 'T'), 'state_mismatch', /unknown/);
+    sessionStorage.setItem(`${STATE_KEY_PREFIX}N`, 'null');
+    expectCode(() => consumeFlow([sessionStorage], 'N'), 'state_mismatch', /unknown/);
     sessionStorage.setItem(`${STATE_KEY_PREFIX}J`, 'not json');
     expectCode(() => consumeFlow([sessionStorage], 'J'), 'state_mismatch', /unknown/);
   });
@@ -151,6 +154,11 @@ describe('state', () => {
     expect(sessionStorage.getItem('unrelated')).to.equal('kept');
   });
 
+  it('counts a record without a creation time as expired', () => {
+    sessionStorage.setItem(`${STATE_KEY_PREFIX}C`, JSON.stringify({ ...record(), createdAt: 'yesterday' }));
+    expectCode(() => consumeFlow([sessionStorage], 'C'), 'state_expired', /10 minutes/);
+  });
+
   it('never stores anything but the flow record', () => {
     saveFlow(sessionStorage, 'S', record());
     expect(JSON.parse(sessionStorage.getItem(`${STATE_KEY_PREFIX}S`)!)).to.have.all.keys(
@@ -159,6 +167,7 @@ describe('state', () => {
       'clientId',
       'redirectUri',
       'scope',
+      'baseUrl',
       'createdAt',
     );
   });

@@ -1,0 +1,1 @@
+export { captureCallback, RETRY_DELAYS_MS, type CaptureOptions } from './capture.js';

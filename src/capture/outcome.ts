@@ -1,0 +1,30 @@
+import type { FlowRecord } from '../core/state.js';
+
+/** sessionStorage key under which the capture leaves the outcome for the clean callback document. */
+export const OUTCOME_KEY = 'itch-oauth:outcome';
+
+/**
+ * What the capture hands to `<itch-oauth-callback>` in the clean document. It never holds the
+ * token: only what the page may show (the backend's answer, or an error code), and
+ * the flow (client id, scopes, return-to) so that the
+ * element can return the user or start a fresh login.
+ */
+export interface CaptureOutcome {
+  /** The error as its index in `ERROR_CODES`, absent on success. */
+  code?: number | undefined;
+  /** The backend's JSON answer on success. */
+  response?: unknown;
+  /** The flow, or the state problem (a code index) when there was none. */
+  flow: FlowRecord | number;
+}
+
+/** Takes the outcome left by the capture (once: it is deleted), or `undefined` if there is none. */
+export function takeOutcome(storage: Storage): CaptureOutcome | undefined {
+  try {
+    const raw = storage.getItem(OUTCOME_KEY);
+    storage.removeItem(OUTCOME_KEY);
+    return raw === null ? undefined : (JSON.parse(raw) as CaptureOutcome);
+  } catch {
+    return undefined;
+  }
+}

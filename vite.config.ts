@@ -1,0 +1,42 @@
+// Three builds (see package.json "build"):
+//   vite build                    → the npm ESM build in dist/ (lit, zod, hono external)
+//   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
+//   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
+import { defineConfig, type UserConfig } from 'vite';
+
+const iife = (entry: string, fileName: string): UserConfig => ({
+  build: {
+    emptyOutDir: false,
+    target: 'es2020',
+    minify: true,
+    lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
+  },
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+
+export default defineConfig(({ mode }): UserConfig => {
+  if (mode === 'script-tag') return iife('src/script-tag.ts', 'itch-oauth.iife.js');
+  if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
+  return {
+    build: {
+      target: 'es2022',
+      minify: false,
+      sourcemap: true,
+      lib: {
+        entry: {
+          index: 'src/index.ts',
+          define: 'src/define.ts',
+          capture: 'src/capture/index.ts',
+          server: 'src/server/index.ts',
+          emulator: 'src/emulator/index.ts',
+          cli: 'src/cli.ts',
+          vite: 'src/vite/index.ts',
+        },
+        formats: ['es'],
+      },
+      rollupOptions: {
+        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^node:/, /^vite$/],
+      },
+    },
+  };
+});
