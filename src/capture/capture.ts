@@ -39,7 +39,8 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
   const { hash, pathname, search, origin } = location;
   const params = readCallbackFragment(hash.slice(1));
   if (!params) return;
-  history.replaceState(history.state, '', pathname + search);
+  // Absolute: a relative URL would resolve against an injected <base href>.
+  history.replaceState(history.state, '', origin + pathname + search);
   stop();
   const cleanUrl = location.href;
   // fetch is taken now, before another script could wrap it (though none will run here now).
