@@ -1,0 +1,24 @@
+/**
+ * `itch-oauth-widget/server`: the typed itch.io API client, the endpoint that receives the
+ * access token, the zod schemas of the API, and the scope helpers. Runs wherever `fetch` runs.
+ */
+export {
+  createItchClient,
+  DEFAULT_TIMEOUT_MS,
+  type ItchClient,
+  type ItchClientOptions,
+  type DownloadKeyLookup,
+  type PurchaseLookup,
+} from './client.js';
+export type { ItchCredential, ItchCredentialType } from './credential.js';
+export type { CallOptions, FetchFunction } from './request.js';
+export { ItchApiError, type ItchApiErrorCode, type ItchApiErrorInit } from './errors.js';
+export {
+  createTokenHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type TokenHandlerOptions,
+  type LoginContext,
+  type LoginResult,
+} from './token-handler.js';
+export * from './schemas.js';
+export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from '../core/scopes.js';

@@ -1,0 +1,260 @@
+import { z } from 'zod';
+
+/*
+ * Zod schemas of the itch.io API's resources and response bodies.
+ *
+ * Tolerant where the real API is: an empty list may arrive as `{}`, dates come as
+ * `YYYY-MM-DD HH:MM:ss` (UTC) or RFC 3339, fields the spec does not list are kept, and fields
+ * that real responses leave out are optional. Strict where it matters: ids are integers and
+ * `errors` is a list of strings.
+ */
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})?$/i;
+
+/**
+ * Reads an itch.io date: `YYYY-MM-DD HH:MM:ss` (UTC, the `/api/1/` form) or RFC 3339 with up to
+ * nanoseconds (`2021-12-22T22:26:44.000000000Z`). A date without an offset is UTC.
+ * Returns `undefined` for anything else, including impossible dates such as February 30.
+ * @see ../shared/spec/itch-api.md section 1 ("Dates and times")
+ */
+export function parseItchDate(value: string): Date | undefined {
+  const match = DATE_PATTERN.exec(value);
+  if (match === null) return undefined;
+  const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const millis = Number((match[7] ?? '0').padEnd(3, '0').slice(0, 3));
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hours, minutes, seconds, millis);
+  const fieldsKept =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hours &&
+    date.getUTCMinutes() === minutes &&
+    date.getUTCSeconds() === seconds;
+  if (!fieldsKept) return undefined;
+  const offset = match[8]?.toUpperCase() ?? 'Z';
+  if (offset === 'Z') return date;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const offsetMinutes = Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6));
+  return new Date(date.getTime() - sign * offsetMinutes * 60_000);
+}
+
+/** An itch.io date string, parsed to a `Date`. */
+export const itchDateSchema = z.string().transform((value, ctx) => {
+  const date = parseItchDate(value);
+  if (date === undefined) {
+    ctx.issues.push({ code: 'custom', input: value, message: 'expected a date as "YYYY-MM-DD HH:MM:ss" (UTC) or RFC 3339' });
+    return z.NEVER;
+  }
+  return date;
+});
+
+/** A list that itch.io sends as `{}` when it is empty (an empty Lua table). */
+function itchList<T extends z.ZodType>(item: T) {
+  const emptyObjectToList = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value;
+  return z.preprocess(emptyObjectToList, z.array(item));
+}
+
+const id = z.int().positive();
+const count = z.int().nonnegative();
+
+/** A user as it appears inside another resource (e.g. the developer of a game). */
+export const userSummarySchema = z.looseObject({
+  id,
+  username: z.string(),
+  display_name: z.string().optional(),
+  /** Site-relative or absolute address of the profile page. */
+  url: z.string(),
+  cover_url: z.string().optional(),
+});
+
+/**
+ * A public profile, as answered by `/me` and `/profile`.
+ * @see ../shared/spec/itch-api.md section 2 ("User")
+ */
+export const userSchema = userSummarySchema.extend({
+  gamer: z.boolean(),
+  developer: z.boolean(),
+  press_user: z.boolean(),
+});
+
+/** @see ../shared/spec/itch-api.md section 2 ("Earning") */
+export const earningSchema = z.looseObject({
+  currency: z.string(),
+  /** In the currency's minor unit (cents). */
+  amount: z.int(),
+  amount_formatted: z.string(),
+});
+
+/**
+ * A game. The spec lists the fields of a my-games item; real responses (profile/games,
+ * owned-keys) carry fewer, and `traits` in place of the `p_*` flags, so only `id` and `url` are
+ * required.
+ * @see ../shared/spec/itch-api.md section 2 ("Game")
+ */
+export const gameSchema = z.looseObject({
+  id,
+  url: z.string(),
+  title: z.string().optional(),
+  short_text: z.string().optional(),
+  type: z.string().optional(),
+  classification: z.string().optional(),
+  cover_url: z.string().optional(),
+  created_at: itchDateSchema.optional(),
+  published: z.boolean().optional(),
+  published_at: itchDateSchema.optional(),
+  /** In the currency's minor unit (cents). */
+  min_price: count.optional(),
+  downloads_count: count.optional(),
+  purchases_count: count.optional(),
+  views_count: count.optional(),
+  p_android: z.boolean().optional(),
+  p_linux: z.boolean().optional(),
+  p_osx: z.boolean().optional(),
+  p_windows: z.boolean().optional(),
+  traits: itchList(z.string()).optional(),
+  earnings: itchList(earningSchema).optional(),
+  /** The developer, in responses that embed it. */
+  user: userSummarySchema.optional(),
+});
+
+/**
+ * A download key, from a purchase or a claim.
+ * @see ../shared/spec/itch-api.md section 2 ("Download key")
+ */
+export const downloadKeySchema = z.looseObject({
+  id,
+  /** The value that ends a buyer's download URL. */
+  key: z.string(),
+  game_id: id,
+  downloads: count,
+  created_at: itchDateSchema,
+  /** Absent for a key bought without an account. */
+  owner: userSchema.optional(),
+});
+
+/**
+ * A completed purchase. `donation` is true when no download key is tied to it.
+ * @see ../shared/spec/itch-api.md section 2 ("Purchase")
+ */
+export const purchaseSchema = z.looseObject({
+  id,
+  game_id: id,
+  email: z.string(),
+  created_at: itchDateSchema,
+  source: z.string(),
+  currency: z.string(),
+  /** Formatted with the currency symbol, e.g. `"$1.00"`. */
+  price: z.string(),
+  sale_rate: z.number(),
+  donation: z.boolean(),
+});
+
+/**
+ * What credentials/info answers: the scopes, `expires_at` for a JWT, and (seen in real
+ * responses for OAuth access tokens) the `oauth_application_id` the token was issued to.
+ * @see ../shared/spec/itch-api.md section 2 ("Credential info") and section 5.2
+ */
+export const credentialInfoSchema = z.looseObject({
+  scopes: itchList(z.string()),
+  expires_at: itchDateSchema.optional(),
+  /** `"key"` or `"jwt"` in current responses. */
+  type: z.string().optional(),
+  oauth_application_id: id.optional(),
+});
+
+/** A collection of the user (profile/collections; fields not shown in the spec). */
+export const collectionSchema = z.looseObject({
+  id,
+  title: z.string().optional(),
+  games_count: count.optional(),
+  created_at: itchDateSchema.optional(),
+  updated_at: itchDateSchema.optional(),
+});
+
+/** A game the user purchased or claimed (profile/owned-keys; fields seen in real responses). */
+export const ownedKeySchema = z.looseObject({
+  id,
+  game_id: id,
+  downloads: count.optional(),
+  /** Absent for a claimed key. */
+  purchase_id: id.optional(),
+  created_at: itchDateSchema.optional(),
+  updated_at: itchDateSchema.optional(),
+  game: gameSchema.optional(),
+});
+
+/** A reward claimed by a buyer of one of the user's games (fields not shown in the spec). */
+export const claimedRewardSchema = z.looseObject({
+  id,
+  reward_id: id.optional(),
+  purchase_id: id.optional(),
+  game_id: id.optional(),
+  title: z.string().optional(),
+  created_at: itchDateSchema.optional(),
+});
+
+/**
+ * The body of every error answer: `{ "errors": ["..."] }`, sometimes with `details`.
+ * @see ../shared/spec/itch-api.md section 7
+ */
+export const errorsResponseSchema = z.looseObject({
+  errors: z.array(z.string()).min(1),
+  details: z.string().optional(),
+});
+
+/** `/api/1/KEY/me` @see ../shared/spec/itch-api.md section 4A */
+export const meResponseSchema = z.looseObject({ user: userSchema });
+/** `/api/1/KEY/my-games` @see ../shared/spec/itch-api.md section 4A */
+export const myGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
+/** `/api/1/KEY/game/<id>/download_keys` @see ../shared/spec/itch-api.md section 4A */
+export const downloadKeysResponseSchema = z.looseObject({ download_key: downloadKeySchema });
+/** `/api/1/KEY/game/<id>/purchases`; `{}` for a claimed key (rule 8). @see ../shared/spec/itch-api.md section 4A */
+export const purchasesResponseSchema = z.looseObject({ purchases: itchList(purchaseSchema) });
+/** `/api/1/KEY/credentials/info` and `/api/credentials/info`: not wrapped. */
+export const credentialsInfoResponseSchema = credentialInfoSchema;
+/** `/api/profile` @see ../shared/spec/itch-api.md section 4B */
+export const profileResponseSchema = z.looseObject({ user: userSchema });
+/** `/api/profile/games` @see ../shared/spec/itch-api.md section 4B */
+export const profileGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
+/** `/api/profile/collections` @see ../shared/spec/itch-api.md section 4B */
+export const profileCollectionsResponseSchema = z.looseObject({ collections: itchList(collectionSchema) });
+/** `/api/profile/owned-keys`, one page of it. @see ../shared/spec/itch-api.md section 4B */
+export const profileOwnedKeysResponseSchema = z.looseObject({
+  owned_keys: itchList(ownedKeySchema),
+  page: z.int().positive(),
+  per_page: z.int().positive(),
+});
+/**
+ * `/api/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in the spec; the
+ * field as third-party clients of api.itch.io read it).
+ * @see ../shared/spec/itch-api.md section 4B
+ */
+export const gameOwnershipResponseSchema = z.looseObject({ owns: z.boolean() });
+/** `/api/games/<id>/claimed-rewards` (payload not shown in the spec). @see ../shared/spec/itch-api.md section 4B */
+export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards: itchList(claimedRewardSchema) });
+
+export type UserSummary = z.infer<typeof userSummarySchema>;
+export type User = z.infer<typeof userSchema>;
+export type Earning = z.infer<typeof earningSchema>;
+export type Game = z.infer<typeof gameSchema>;
+export type DownloadKey = z.infer<typeof downloadKeySchema>;
+export type Purchase = z.infer<typeof purchaseSchema>;
+export type CredentialInfo = z.infer<typeof credentialInfoSchema>;
+export type Collection = z.infer<typeof collectionSchema>;
+export type OwnedKey = z.infer<typeof ownedKeySchema>;
+export type ClaimedReward = z.infer<typeof claimedRewardSchema>;
+export type ErrorsResponse = z.infer<typeof errorsResponseSchema>;
+export type MeResponse = z.infer<typeof meResponseSchema>;
+export type MyGamesResponse = z.infer<typeof myGamesResponseSchema>;
+export type DownloadKeysResponse = z.infer<typeof downloadKeysResponseSchema>;
+export type PurchasesResponse = z.infer<typeof purchasesResponseSchema>;
+export type CredentialsInfoResponse = z.infer<typeof credentialsInfoResponseSchema>;
+export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+export type ProfileGamesResponse = z.infer<typeof profileGamesResponseSchema>;
+export type ProfileCollectionsResponse = z.infer<typeof profileCollectionsResponseSchema>;
+export type ProfileOwnedKeysResponse = z.infer<typeof profileOwnedKeysResponseSchema>;
+export type GameOwnershipResponse = z.infer<typeof gameOwnershipResponseSchema>;
+export type GameClaimedRewardsResponse = z.infer<typeof gameClaimedRewardsResponseSchema>;

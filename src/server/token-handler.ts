@@ -1,0 +1,172 @@
+import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
+import { missingScopes, parseScopes } from '../core/scopes.js';
+import { assertApiBaseUrl, createItchClient } from './client.js';
+import { ItchApiError } from './errors.js';
+import type { FetchFunction } from './request.js';
+import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
+import type { User } from './schemas.js';
+
+/** What `onLogin` learns about a verified login. */
+export interface LoginContext {
+  /** The itch.io profile of the user (from `/api/profile`). */
+  user: User;
+  /** The scopes the access token carries (from credentials/info). */
+  scopes: string[];
+  /** The access token, for the app's own later API calls. Keep it server-side. */
+  token: string;
+  /** The browser's request, e.g. to read its cookies. */
+  request: Request;
+}
+
+/**
+ * What `onLogin` may return: nothing (answer 200 `{ user }`), headers to add to that answer
+ * (e.g. `Set-Cookie`), or a whole `Response` to answer with instead.
+ */
+export type LoginResult = Response | { headers?: HeadersInit | undefined } | undefined | void;
+
+export interface TokenHandlerOptions {
+  /** Makes the app's session for a verified user. Errors it throws propagate to the caller. */
+  onLogin(context: LoginContext): LoginResult | Promise<LoginResult>;
+  /** Where itch.io lives. Default `https://itch.io`. */
+  baseUrl?: string | undefined;
+  /**
+   * Scopes the token must carry (subscopes count, spec 5.2). `profile:me` is always required,
+   * because the handler reads the profile. Default `profile:me`.
+   */
+  requiredScopes?: string | readonly string[] | undefined;
+  /**
+   * The id of the app's itch.io OAuth application. When set, a token issued to any other
+   * application is refused: the one defence of the implicit flow against token injection
+   * (RFC 9700 section 4.6). Set it.
+   */
+  applicationId?: number | undefined;
+  /**
+   * Origins that may POST the token. Default: the request URL's own origin. Behind a proxy that
+   * changes the host or scheme, list the public origin here.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+  /** The `fetch` to reach itch.io with. Default: the global one. */
+  fetch?: FetchFunction | undefined;
+  /** Largest accepted request body in bytes. Default 4096. */
+  maxBodyBytes?: number | undefined;
+  /** Time limit of each call to itch.io in milliseconds. Default 10 000. */
+  timeoutMs?: number | undefined;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 4096;
+
+/** An access token as RFC 6750 section 2.1 allows it in a Bearer header (b64token). */
+const ACCESS_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** itch.io's access tokens are 40 characters; anything far longer is not one. */
+const MAX_TOKEN_LENGTH = 1024;
+
+/**
+ * Creates the endpoint the widget POSTs the access token to: `POST` with
+ * `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
+ *
+ * In order, it refuses a cross-site request (403), another method (405), another content type
+ * (415), a body over the limit (413) or of another shape (400); asks itch.io's credentials/info
+ * about the token, refusing an unknown token (401), one without a required scope (403) and one
+ * of another OAuth application (403); reads the profile; calls `onLogin`; and answers 200
+ * `{ user }`. When itch.io cannot be reached or fails, it answers 502. Every error answer is
+ * `{ "errors": ["..."] }` with `Cache-Control: no-store`; the token is never echoed.
+ *
+ * @throws TypeError at creation for bad options.
+ * @see ../shared/spec/itch-api.md sections 4B, 5.2 and 5.3; RFC 9700 section 4.6
+ */
+export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
+  if (typeof options.onLogin !== 'function') throw new TypeError('onLogin must be a function');
+  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const requiredScopes = parseScopes([...parseScopes(options.requiredScopes ?? []), 'profile:me']);
+  const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
+  const { applicationId } = options;
+  if (applicationId !== undefined && (!Number.isSafeInteger(applicationId) || applicationId <= 0)) {
+    throw new TypeError('applicationId must be the positive integer id of the itch.io OAuth application');
+  }
+
+  return async (request) => {
+    const crossSite = crossSiteProblem(request, allowedOrigins);
+    if (crossSite !== undefined) return errorResponse(403, crossSite);
+    if (request.method !== 'POST') return errorResponse(405, `method ${request.method} not allowed: POST the token`, { Allow: 'POST' });
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      return errorResponse(415, 'Content-Type must be application/json');
+    }
+
+    let body: Uint8Array | 'too-large';
+    try {
+      body = await readBodyWithLimit(request, maxBodyBytes);
+    } catch {
+      return errorResponse(400, 'the request body could not be read');
+    }
+    if (body === 'too-large') return errorResponse(413, `the request body is larger than ${maxBodyBytes} bytes`);
+    const token = readAccessToken(body);
+    if (typeof token !== 'string') return errorResponse(400, token.problem);
+
+    const itch = createItchClient({ baseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
+    let scopes: string[];
+    let user: User;
+    try {
+      const info = await itch.credentialsInfo();
+      scopes = info.scopes;
+      const missing = missingScopes(scopes, requiredScopes);
+      if (missing.length > 0) return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+      if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
+        return errorResponse(403, 'the access token was not issued to this application');
+      }
+      user = await itch.profile();
+    } catch (error) {
+      return upstreamErrorResponse(error);
+    }
+
+    const result = await options.onLogin({ user, scopes, token, request });
+    if (result instanceof Response) return withNoStore(result);
+    const headers = new Headers(result?.headers);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
+    return new Response(JSON.stringify({ user }), { status: 200, headers });
+  };
+}
+
+/** The access token of a body that is exactly `{"access_token": "<token>"}`, or what is wrong. */
+function readAccessToken(bytes: Uint8Array): string | { problem: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { problem: 'the request body is not JSON' };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).join() !== 'access_token') {
+    return { problem: 'the request body must be exactly {"access_token": "<token>"}' };
+  }
+  const token = (body as { access_token: unknown }).access_token;
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !ACCESS_TOKEN.test(token)) {
+    return { problem: `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)` };
+  }
+  return token;
+}
+
+/** itch.io refusing the token is the client's fault (401); anything else is itch.io's (502). */
+function upstreamErrorResponse(error: unknown): Response {
+  if (!(error instanceof ItchApiError)) throw error;
+  if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
+    return errorResponse(401, 'itch.io did not accept the access token', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+  const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
+  return errorResponse(502, `itch.io could not verify the access token (${why})`);
+}
+
+function errorResponse(status: number, message: string, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ errors: [message] }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extraHeaders },
+  });
+}
+
+function withNoStore(response: Response): Response {
+  if (response.headers.has('Cache-Control')) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Cache-Control', 'no-store');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
