@@ -16,9 +16,6 @@ export interface CaptureOptions {
 /** A backend on another origin must be https, or http on a loopback address for local development. */
 const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[:/])/;
 
-/** Pauses between the attempts of a POST that failed on the network or with a 5xx. */
-export const RETRY_DELAYS_MS = [300, 1000, 3000];
-
 /**
  * Reads and clears the implicit-flow response from the address, synchronously, before any other
  * script of the page can run, and then makes sure none ever does: the document is stopped
@@ -75,7 +72,8 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
       const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
 
       let status = 0;
-      for (const delay of [...RETRY_DELAYS_MS, 0]) {
+      // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
+      for (const delay of [300, 1000, 3000, 0]) {
         try {
           const answer = await post(url, {
             method: 'POST',

@@ -1,1 +1,1 @@
-export { captureCallback, RETRY_DELAYS_MS, type CaptureOptions } from './capture.js';
+export { captureCallback, type CaptureOptions } from './capture.js';

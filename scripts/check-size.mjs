@@ -1,0 +1,25 @@
+// Size budgets of the script-tag files, measured as `gzip -9 | wc -c` (GNU gzip compresses a
+// little worse than zlib, so this is the stricter figure). Fails the run when a budget is
+// passed. Run after `npm run build`.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const budgets = [
+  // A hand-written minimal implicit-flow callback is about 600 bytes; ours also checks the state's
+  // age, refuses malformed responses, retries and hands a clean document the outcome.
+  ['dist/itch-oauth-capture.iife.js', 1024],
+  ['dist/itch-oauth.iife.js', 12288],
+];
+
+let failed = false;
+for (const [file, budget] of budgets) {
+  const bytes = readFileSync(file);
+  const gzipped = execFileSync('gzip', ['-9', '-c', file]).length;
+  const verdict = gzipped <= budget ? 'ok  ' : 'OVER';
+  if (gzipped > budget) failed = true;
+  console.log(`${verdict} ${file}: ${gzipped} B gzip (budget ${budget} B, ${budget - gzipped} B left), ${bytes.length} B raw`);
+}
+if (failed) {
+  console.error('size budget passed: see above');
+  process.exit(1);
+}
