@@ -1,0 +1,174 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { API_ERRORS, ApiError } from './api-error.js';
+import {
+  authenticateApiKey,
+  authenticateJwt,
+  bearerToken,
+  credentialInfo,
+  scoped,
+  type ApiEnv,
+  type Credential,
+} from './credentials.js';
+import { gameFromPath, param, positiveIntParam, requestParams } from './request-input.js';
+import type { DownloadKeyRecord, GameRecord, PurchaseRecord } from './seed.js';
+import type { EmulatorStore } from './store.js';
+import { formatMoney, formatServersideDate, publicUser } from './wire-format.js';
+
+const METHODS = ['GET', 'POST'];
+
+/**
+ * The scope each server-side endpoint requires of a scoped credential (unscoped API keys reach
+ * all). The spec does not show them; these are the ones itch.io documents for the same data.
+ */
+export const SERVERSIDE_SCOPES = {
+  me: 'profile:me',
+  myGames: 'profile:games',
+  downloadKeys: 'game:view:purchases',
+  purchases: 'game:view:purchases',
+} as const;
+
+/**
+ * Authenticates `/api/1/<KEY>/…` by spec 5.1's three forms: `key` + `Authorization: Bearer
+ * <API key>`, `jwt` + `Authorization: Bearer <JWT>` (refused from its `expires_at` on), or the
+ * API key itself as the path segment.
+ */
+function authenticatePathCredential(store: EmulatorStore): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const segment = c.req.param('key');
+    const bearer = bearerToken(c.req.header('authorization'));
+    const credential =
+      segment === 'key'
+        ? authenticateApiKey(store, bearer)
+        : segment === 'jwt'
+          ? authenticateJwt(store, bearer)
+          : authenticateApiKey(store, segment);
+    c.set('credential', credential);
+    await next();
+  };
+}
+
+function serversideGame(store: EmulatorStore, game: GameRecord): Record<string, unknown> {
+  return {
+    id: game.id,
+    title: game.title,
+    short_text: game.short_text,
+    type: game.type,
+    url: game.url,
+    ...(game.cover_url === undefined ? {} : { cover_url: game.cover_url }),
+    created_at: formatServersideDate(game.created_at),
+    published: game.published,
+    ...(game.published_at === undefined ? {} : { published_at: formatServersideDate(game.published_at) }),
+    min_price: game.min_price,
+    downloads_count: game.downloads_count,
+    purchases_count: store.completedPurchaseCount(game.id),
+    views_count: game.views_count,
+    p_android: game.platforms.includes('android'),
+    p_linux: game.platforms.includes('linux'),
+    p_osx: game.platforms.includes('osx'),
+    p_windows: game.platforms.includes('windows'),
+    earnings: game.earnings.map((earning) => ({
+      currency: earning.currency,
+      amount: earning.amount,
+      amount_formatted: formatMoney(earning.amount, earning.currency),
+    })),
+  };
+}
+
+function serversideDownloadKey(store: EmulatorStore, key: DownloadKeyRecord): Record<string, unknown> {
+  const owner = key.user_id === undefined ? undefined : store.user(key.user_id);
+  return {
+    id: key.id,
+    key: key.key,
+    game_id: key.game_id,
+    downloads: key.downloads,
+    created_at: formatServersideDate(key.created_at),
+    ...(owner === undefined ? {} : { owner: publicUser(owner) }),
+  };
+}
+
+function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord): Record<string, unknown> {
+  return {
+    id: purchase.id,
+    game_id: purchase.game_id,
+    email: purchase.email,
+    created_at: formatServersideDate(purchase.created_at),
+    source: purchase.source,
+    currency: purchase.currency,
+    price: formatMoney(purchase.price, purchase.currency),
+    sale_rate: purchase.sale_rate,
+    donation: store.isDonation(purchase),
+  };
+}
+
+/**
+ * Spec table A, the server-side API under `/api/1/<KEY>/…`, dates as `YYYY-MM-DD HH:MM:ss`.
+ *
+ * - `credentials/info`: `{ type, scopes, expires_at? , oauth_application_id? }`.
+ * - `me`: `{ user }`, the credential's owner.
+ * - `my-games`: `{ games }`, games the caller uploaded or has edit access to.
+ * - `game/<id>/download_keys` (`download_key`, `user_id` or `email`): `{ download_key }`, looked
+ *   up among keys from purchases and from claims. A `download_key` is checked first and alone;
+ *   otherwise a live key matching `user_id` or an address linked to `email` is returned.
+ * - `game/<id>/purchases` (`email` or `user_id`): `{ purchases }`, completed purchases only,
+ *   matched on every verified address linked to `email` (and, for `user_id`, the user's own
+ *   purchases and those under their verified addresses). An empty result, such as for a user
+ *   whose key was claimed, is serialized as `{ "purchases": {} }`: the "empty purchases object"
+ *   of spec rule 8, the way itch.io's Lua JSON encoder writes an empty list.
+ *
+ * The two game endpoints answer 404 `invalid game` for an unknown game and 403 for a game the
+ * caller neither uploaded nor may edit.
+ *
+ * @see ../../../shared/spec/itch-api.md section 4A, rules 1–10
+ */
+export function serversideApi(store: EmulatorStore): Hono<ApiEnv> {
+  const api = new Hono<ApiEnv>();
+  api.use('/api/1/:key/*', authenticatePathCredential(store));
+
+  const editableGame = (credential: Credential, id: string | undefined): GameRecord => {
+    const game = gameFromPath(store, id);
+    if (!store.canEdit(credential.user.id, game)) throw new ApiError(403, 'you do not have edit access to this game');
+    return game;
+  };
+
+  api.on(METHODS, '/api/1/:key/credentials/info', (c) => c.json(credentialInfo(c.get('credential'), formatServersideDate)));
+
+  api.on(METHODS, '/api/1/:key/me', scoped(SERVERSIDE_SCOPES.me), (c) => c.json({ user: publicUser(c.get('credential').user) }));
+
+  api.on(METHODS, '/api/1/:key/my-games', scoped(SERVERSIDE_SCOPES.myGames), (c) => {
+    const games = store.gamesEditableBy(c.get('credential').user.id);
+    return c.json({ games: games.map((game) => serversideGame(store, game)) });
+  });
+
+  api.on(METHODS, '/api/1/:key/game/:gameId/download_keys', scoped(SERVERSIDE_SCOPES.downloadKeys), async (c) => {
+    const game = editableGame(c.get('credential'), c.req.param('gameId'));
+    const params = await requestParams(c);
+    const downloadKey = param(params, 'download_key');
+    const userId = positiveIntParam(params, 'user_id');
+    const email = param(params, 'email');
+    if (downloadKey === undefined && userId === undefined && email === undefined) {
+      throw new ApiError(400, 'missing parameter: one of download_key, user_id or email is required');
+    }
+    if (downloadKey !== undefined) {
+      const key = store.downloadKeyByValue(downloadKey);
+      if (key === undefined || key.revoked || key.game_id !== game.id) throw new ApiError(400, API_ERRORS.invalidDownloadKey);
+      return c.json({ download_key: serversideDownloadKey(store, key) });
+    }
+    const [key] = store.activeKeysFor(game.id, { userId, email });
+    if (key === undefined) throw new ApiError(404, API_ERRORS.noDownloadKeyFound);
+    return c.json({ download_key: serversideDownloadKey(store, key) });
+  });
+
+  api.on(METHODS, '/api/1/:key/game/:gameId/purchases', scoped(SERVERSIDE_SCOPES.purchases), async (c) => {
+    const game = editableGame(c.get('credential'), c.req.param('gameId'));
+    const params = await requestParams(c);
+    const userId = positiveIntParam(params, 'user_id');
+    const email = param(params, 'email');
+    if (userId === undefined && email === undefined) {
+      throw new ApiError(400, 'missing parameter: one of email or user_id is required');
+    }
+    const purchases = store.completedPurchases(game.id, { userId, email });
+    return c.json({ purchases: purchases.length === 0 ? {} : purchases.map((purchase) => serversidePurchase(store, purchase)) });
+  });
+
+  return api;
+}

@@ -1,0 +1,183 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { html } from 'hono/html';
+import { DEFAULT_SEED } from './default-seed.js';
+import { isLoopbackHost, startEmulator, type RunningEmulator } from './index.js';
+import { EmulatorSeedError } from './seed.js';
+
+const USAGE = `Usage: itch-oauth-widget emulator [options]
+
+Starts a local itch.io (authorization page and API) in memory.
+
+Options:
+  --port N              port to listen on (default 8787; 0 picks a free one)
+  --host H              loopback interface to listen on (default 127.0.0.1)
+  --data FILE           seed JSON file (default: the built-in seed; see --print-seed)
+  --redirect-uri URI    register one more redirect URI for the first OAuth application
+                        and use it in the printed snippet (repeatable)
+  --deny-redirect       on Deny, redirect with #error=access_denied (RFC 6749)
+                        instead of showing itch.io's "access denied" page
+  --print-seed          print the built-in seed as JSON and exit
+  --dangerously-allow-non-loopback-host
+                        listen on a non-loopback --host (exposes every seeded key)
+  -h, --help            show this help`;
+
+/** Where the CLI writes; the process streams unless a test passes its own. */
+export interface CliOutput {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const processOutput: CliOutput = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+};
+
+/**
+ * `itch-oauth-widget emulator [--port N] [--host H] [--data FILE] …`: starts the emulator, prints
+ * its address and a `<itch-login-button>` snippet, and stops cleanly on SIGINT or SIGTERM.
+ * `argv` is what follows the executable (a leading `emulator` command word is accepted).
+ *
+ * @returns the running emulator (its `close()` also drops the signal handlers), or undefined
+ *   when the command ended at once (help, seed printed, or an error, which sets `process.exitCode`).
+ */
+export async function main(argv: readonly string[] = process.argv.slice(2), output: CliOutput = processOutput): Promise<RunningEmulator | undefined> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        'deny-redirect': { type: 'boolean' },
+        'print-seed': { type: 'boolean' },
+        'dangerously-allow-non-loopback-host': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    output.err(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...extra] = positionals;
+  if ((command !== undefined && command !== 'emulator') || extra.length > 0) {
+    output.err(`Unknown command ${JSON.stringify(positionals.join(' '))}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  if (values.help === true) {
+    output.out(USAGE);
+    return undefined;
+  }
+  if (values['print-seed'] === true) {
+    output.out(JSON.stringify(DEFAULT_SEED, null, 2));
+    return undefined;
+  }
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    output.err(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
+  const exposed = values['dangerously-allow-non-loopback-host'] === true;
+  if (values.host !== undefined && !isLoopbackHost(values.host) && !exposed) {
+    output.err(
+      `Refusing to listen on ${values.host}: the emulator accepts well-known keys and must stay on a loopback ` +
+        'address (127.0.0.1, ::1, localhost). Add --dangerously-allow-non-loopback-host to expose it anyway.',
+    );
+    process.exitCode = 2;
+    return undefined;
+  }
+
+  let emulator: RunningEmulator | undefined;
+  const redirectUris = values['redirect-uri'] ?? [];
+  try {
+    emulator = await startEmulator({
+      port,
+      host: values.host,
+      data: values.data,
+      onDeny: values['deny-redirect'] === true ? 'redirect' : 'page',
+      dangerouslyAllowNonLoopbackHost: exposed,
+    });
+    const [first] = emulator.store.applications;
+    if (first !== undefined) for (const uri of redirectUris) emulator.addRedirectUri(first.client_id, uri);
+  } catch (error) {
+    await emulator?.close();
+    output.err(error instanceof EmulatorSeedError ? error.message : `Cannot start the emulator: ${(error as Error).message}`);
+    process.exitCode = 1;
+    return undefined;
+  }
+
+  printBanner(emulator, redirectUris, output);
+  if (exposed) {
+    output.err(`WARNING: listening on ${emulator.host}: anyone who can reach it can use the seeded keys.`);
+  }
+
+  const running = emulator;
+  const forgetSignals = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+  const stop = (signal: NodeJS.Signals): void => {
+    forgetSignals();
+    output.out(`\n${signal}: stopping the emulator.`);
+    running.close().then(
+      () => {
+        process.exitCode ??= 0;
+      },
+      (error: unknown) => {
+        output.err(`Error while stopping: ${(error as Error).message}`);
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    ...running,
+    close: async () => {
+      forgetSignals();
+      await running.close();
+    },
+  };
+}
+
+function printBanner(emulator: RunningEmulator, redirectUris: readonly string[], output: CliOutput): void {
+  const [app] = emulator.store.applications;
+  output.out(`itch.io emulator listening on ${emulator.url}`);
+  if (app !== undefined) {
+    const redirectUri = redirectUris[0] ?? app.redirect_uris.find((uri) => uri.startsWith('http')) ?? app.redirect_uris[0] ?? '';
+    const snippet = html`<itch-login-button client-id="${app.client_id}" redirect-uri="${redirectUri}" base-url="${emulator.url}"></itch-login-button>`;
+    output.out(`\nPaste into your page (${app.name}):\n\n  ${String(snippet)}\n`);
+  }
+  output.out('OAuth applications (client id: redirect URIs):');
+  for (const application of emulator.store.applications) {
+    output.out(`  ${application.client_id}: ${application.redirect_uris.join(', ')}`);
+  }
+  output.out('\nPress Ctrl+C to stop.');
+}
+
+/**
+ * Whether this file is the program being run (`node dist/emulator/cli.js`, `tsx
+ * src/emulator/cli.ts`, or a `bin` link to either). Bundled into another entry (e.g. a `cli`
+ * that dispatches subcommands), it never starts by itself: that entry calls {@link main}.
+ */
+function isMainModule(): boolean {
+  const self = fileURLToPath(import.meta.url);
+  const entry = process.argv[1];
+  if (entry === undefined || !/[\\/]emulator[\\/]cli\.[cm]?[jt]s$/.test(self)) return false;
+  try {
+    return realpathSync(entry) === realpathSync(self);
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) void main();
