@@ -30,6 +30,7 @@ export default defineConfig(({ mode }): UserConfig => {
           server: 'src/server/index.ts',
           emulator: 'src/emulator/index.ts',
           cli: 'src/cli.ts',
+          vite: 'src/vite/index.ts',
         },
         formats: ['es'],
       },

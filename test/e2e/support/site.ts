@@ -26,6 +26,12 @@ export interface CallbackPageOptions {
   body?: string;
 }
 
+/** The game's own page (/game.html): the full script-tag file and a login button. */
+export function gamePage(button: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Game</title>
+<script src="/dist/itch-oauth.iife.js"></script></head><body><h1>Game</h1>${button}</body></html>`;
+}
+
 export interface BackendCall {
   method: string;
   headers: IncomingMessage['headers'];
@@ -37,6 +43,8 @@ export interface Site {
   /** The fake authorization server's origin (another origin than the site). */
   authUrl: string;
   page: CallbackPageOptions;
+  /** The markup of /game.html; a plain page when unset. */
+  game?: string;
   /** Statuses the backend answers with, in order; the last one repeats. Status 0 destroys the connection. */
   backendStatuses: number[];
   backendCalls: BackendCall[];
@@ -137,8 +145,9 @@ export async function startSite(): Promise<Site> {
     }
     if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`));
     if (path === '/favicon.ico') return send(res, 404, 'text/plain', '');
+    if (path === '/game.html' && site.game) return send(res, 200, 'text/html', site.game);
     // Any other path: a plain page of the game site (start page, return-to targets).
-    return send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1>${site.page.body && path === '/game.html' ? site.page.body : ''}</body></html>`);
+    return send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1></body></html>`);
   });
 
   // The fake itch.io: approves at once, like a user who clicks Approve.

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
+
+export interface ItchOAuthCaptureOptions {
+  /** The callback page or pages, as served, e.g. `/callback.html`. */
+  callback: string | readonly string[];
+  /** URL the token is POSTed to (the capture's `data-backend`). */
+  backend: string;
+  /** Stay on the callback page after success (the capture's `data-no-redirect`). */
+  noRedirect?: boolean;
+  /** The capture script's text. Default: the package's `dist/itch-oauth-capture.iife.js`. */
+  captureSource?: string;
+}
+
+/** The plugin, with the CSP hash of the inlined capture for your `script-src`. */
+export type ItchOAuthCapturePlugin = Plugin & { api: { cspHash: string } };
+
+/** The CSP source expression (`'sha256-…'`) that allows an inline script with this exact text. */
+export function cspHash(scriptText: string): string {
+  return `'sha256-${createHash('sha256').update(scriptText, 'utf8').digest('base64')}'`;
+}
+
+function defaultCaptureSource(): string {
+  // Beside this file in dist/; from src/ (the package's own demo and tests), in ../../dist/.
+  for (const path of ['./itch-oauth-capture.iife.js', '../../dist/itch-oauth-capture.iife.js']) {
+    try {
+      return readFileSync(new URL(path, import.meta.url), 'utf8').trim();
+    } catch {
+      // Try the next place.
+    }
+  }
+  throw new Error('itch-oauth-widget/vite: dist/itch-oauth-capture.iife.js not found; build the package or pass captureSource');
+}
+
+/**
+ * Puts the capture first in `<head>` of the callback page, inline (no extra request before it),
+ * in dev and in the build. Runs after every other plugin's HTML transform and prepends, so no
+ * script can come before it. `plugin.api.cspHash` is the hash to allow it in a strict CSP.
+ */
+export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCapturePlugin {
+  const pages = new Set([options.callback].flat().map((page) => `/${page.replace(/^\//, '')}`));
+  const source = options.captureSource ?? defaultCaptureSource();
+  const tag: HtmlTagDescriptor = {
+    tag: 'script',
+    attrs: { 'data-backend': options.backend, 'data-no-redirect': options.noRedirect === true },
+    children: source,
+    injectTo: 'head-prepend',
+  };
+  return {
+    name: 'itch-oauth-capture',
+    api: { cspHash: cspHash(source) },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (_html, context) => (pages.has(context.path) ? [tag] : []),
+    },
+  };
+}
