@@ -1,0 +1,11 @@
+// Registers <itch-login-button> and <itch-oauth-callback>: the package's only side effect.
+// A tag already defined (by the script-tag file, or a second copy of the package) is left as it is.
+import { ItchLoginButton } from './elements/itch-login-button.js';
+import { ItchOAuthCallback } from './elements/itch-oauth-callback.js';
+
+for (const [tag, element] of [
+  ['itch-login-button', ItchLoginButton],
+  ['itch-oauth-callback', ItchOAuthCallback],
+] as const) {
+  if (!customElements.get(tag)) customElements.define(tag, element);
+}

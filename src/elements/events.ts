@@ -1,0 +1,32 @@
+import type { ItchOAuthErrorCode } from '../core/errors.js';
+
+/** `itch-login-start`: the button was clicked; cancel it to stay on the page. */
+export interface ItchLoginStartDetail {
+  /** The itch.io authorization address the user is about to be sent to. */
+  url: string;
+}
+
+/** `itch-login-success`: the backend accepted the token. */
+export interface ItchLoginSuccessDetail {
+  /** The backend's JSON answer (never the token). */
+  response: unknown;
+}
+
+/** `itch-login-error`: the flow failed. */
+export interface ItchLoginErrorDetail {
+  code: ItchOAuthErrorCode;
+  message: string;
+}
+
+/** An `itch-login-error` event (bubbles, composed). */
+export function errorEvent(code: ItchOAuthErrorCode, message: string): CustomEvent<ItchLoginErrorDetail> {
+  return new CustomEvent('itch-login-error', { detail: { code, message }, bubbles: true, composed: true });
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'itch-login-start': CustomEvent<ItchLoginStartDetail>;
+    'itch-login-success': CustomEvent<ItchLoginSuccessDetail>;
+    'itch-login-error': CustomEvent<ItchLoginErrorDetail>;
+  }
+}

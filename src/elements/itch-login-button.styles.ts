@@ -1,0 +1,79 @@
+import { css, unsafeCSS } from 'lit';
+
+// One set of measures for the upgraded button and for the rule that holds its place before the
+// element upgrades, so the page does not shift when it does.
+const PADDING_BLOCK = '0.6em';
+const PADDING_INLINE = '1.1em';
+const ICON = '1.25em';
+const GAP = '0.55em';
+const HEIGHT = '2.75em';
+
+/**
+ * Put this in the page's CSS when the element is loaded late (an npm import in a module script),
+ * so its label takes the upgraded button's box before the upgrade. The script-tag file in
+ * `<head>` defines the element before the body is parsed and needs no such rule.
+ */
+export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined) {
+  display: inline-flex; align-items: center; box-sizing: border-box; vertical-align: middle;
+  min-height: ${HEIGHT}; line-height: 1.2; font-weight: 700;
+  padding: ${PADDING_BLOCK} ${PADDING_INLINE} ${PADDING_BLOCK} calc(${PADDING_INLINE} + ${ICON} + ${GAP});
+  border-radius: 6px; background: #d63b3b; color: #fff;
+}`;
+
+export const styles = css`
+  :host {
+    display: inline-flex;
+    vertical-align: middle;
+    --_bg: var(--itch-login-background, #d63b3b);
+    --_fg: var(--itch-login-color, #ffffff);
+    --_hover: var(--itch-login-background-hover, #c93030);
+    --_radius: var(--itch-login-radius, 6px);
+    --_font: var(--itch-login-font, inherit);
+    --_ring: var(--itch-login-focus-ring, #1f6feb);
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_bg: var(--itch-login-background, #ff6b6b);
+      --_fg: var(--itch-login-color, #16161a);
+      --_hover: var(--itch-login-background-hover, #ff8a8a);
+      --_ring: var(--itch-login-focus-ring, #8ab4ff);
+    }
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  button {
+    all: unset;
+    box-sizing: border-box;
+    display: inline-flex;
+    align-items: center;
+    gap: ${unsafeCSS(GAP)};
+    min-height: ${unsafeCSS(HEIGHT)};
+    padding: ${unsafeCSS(PADDING_BLOCK)} ${unsafeCSS(PADDING_INLINE)};
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: var(--_fg);
+    font: var(--_font);
+    font-weight: 700;
+    line-height: 1.2;
+    cursor: pointer;
+    transition: background-color 120ms ease;
+  }
+  button:hover:not(:disabled) {
+    background: var(--_hover);
+  }
+  button:focus-visible {
+    outline: 3px solid var(--_ring);
+    outline-offset: 2px;
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.55;
+  }
+  [part='icon'] {
+    width: ${unsafeCSS(ICON)};
+    height: ${unsafeCSS(ICON)};
+    flex: none;
+    fill: currentColor;
+  }
+`;

@@ -1,0 +1,172 @@
+import { LitElement, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { buildAuthorizeUrl } from '../core/authorize-url.js';
+import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
+import { safeReturnTo } from '../core/return-to.js';
+import { createState, saveFlow, type FlowRecord } from '../core/state.js';
+import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
+import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
+import { styles } from './itch-oauth-callback.styles.js';
+
+/** What each error code means to the person logging in. Only these are ever shown. */
+export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
+  access_denied: 'You declined the login on itch.io.',
+  state_missing: 'This login was not started on this site, so it was not completed.',
+  state_mismatch: 'This login was not started here, or it was already used.',
+  state_expired: 'The login took longer than 10 minutes.',
+  invalid_response: 'itch.io sent back an answer that could not be read.',
+  backend_rejected: "This site's server refused the login.",
+  network_error: "This site's server could not be reached.",
+  popup_blocked: 'The itch.io window was blocked by the browser.',
+  popup_closed: 'The itch.io window was closed before the login finished.',
+  config_invalid: 'Logging in with itch.io is not set up correctly on this site.',
+};
+
+type View =
+  | { kind: 'idle' }
+  | { kind: 'pending' }
+  | { kind: 'success'; response: unknown; flow: FlowRecord | undefined }
+  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined };
+
+/**
+ * What this document's capture left, read once for the whole document: a second element, or the
+ * same one upgraded again, shows the same outcome, and the events fire once.
+ */
+export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean } = {
+  taken: false,
+  outcome: undefined,
+  announced: false,
+};
+
+function takeDocumentOutcome(): CaptureOutcome | undefined {
+  if (!documentOutcome.taken) {
+    documentOutcome.taken = true;
+    try {
+      documentOutcome.outcome = takeOutcome(sessionStorage);
+    } catch {
+      documentOutcome.outcome = undefined;
+    }
+  }
+  return documentOutcome.outcome;
+}
+
+function viewOf(outcome: CaptureOutcome | undefined): View {
+  if (!outcome) return { kind: 'idle' };
+  const flow = typeof outcome.flow === 'object' && outcome.flow !== null ? outcome.flow : undefined;
+  if (outcome.code === undefined) return { kind: 'success', response: outcome.response, flow };
+  return { kind: 'error', code: ERROR_CODES[outcome.code] ?? 'invalid_response', flow };
+}
+
+/** Resolves once the document is parsed, so listeners anywhere in the markup are in place. */
+function whenParsed(): Promise<void> {
+  return new Promise((resolve) => {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => resolve(), { once: true });
+    else queueMicrotask(resolve);
+  });
+}
+
+/**
+ * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
+ * has already taken the token out of the address, checked it and sent it to the backend; this
+ * element, in the clean document, says how it went and returns the user.
+ *
+ * @summary The outcome of an itch.io login, on the callback page.
+ * @fires itch-login-success - The backend accepted the token. `detail: { response }`.
+ * @fires itch-login-error - The login failed. `detail: { code, message }`.
+ * @slot pending - Shown while a new attempt starts.
+ * @slot success - Shown after a successful login (with `no-redirect`).
+ * @slot error - Shown after a failure, above "Try again".
+ * @csspart status - The message region.
+ * @csspart retry - The "Try again" button.
+ * @cssproperty --itch-login-background - Background of "Try again".
+ * @cssproperty --itch-login-color - Text colour of "Try again".
+ * @cssproperty --itch-login-error-color - Colour of error messages.
+ * @cssproperty --itch-login-focus-ring - Colour of the keyboard focus ring.
+ */
+export class ItchOAuthCallback extends LitElement {
+  static override styles = styles;
+
+  /** Stay on the callback page after a successful login. */
+  @property({ type: Boolean, attribute: 'no-redirect' }) noRedirect = false;
+
+  @state() private view: View = { kind: 'idle' };
+
+  /** Goes on to another page, leaving this one out of the history. Tests replace it. */
+  replace(url: string): void {
+    location.replace(url);
+  }
+
+  /** Leaves for itch.io to log in again. Tests replace it. */
+  navigate(url: string): void {
+    location.assign(url);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const document_ = document as Document & { prerendering?: boolean };
+    if (document_.prerendering) {
+      document_.addEventListener('prerenderingchange', () => this.show(), { once: true });
+    } else {
+      this.show();
+    }
+  }
+
+  private show(): void {
+    this.view = viewOf(takeDocumentOutcome());
+    if (this.view.kind === 'idle' || documentOutcome.announced) return;
+    documentOutcome.announced = true;
+    const view = this.view;
+    void whenParsed().then(() => {
+      if (view.kind === 'success') {
+        const detail: ItchLoginSuccessDetail = { response: view.response };
+        this.dispatchEvent(new CustomEvent('itch-login-success', { detail, bubbles: true, composed: true }));
+        if (!this.noRedirect && view.flow) this.replace(safeReturnTo(view.flow.returnTo, location.origin));
+      } else if (view.kind === 'error') {
+        this.dispatchEvent(errorEvent(view.code, ERROR_MESSAGES[view.code]));
+      }
+    });
+  }
+
+  /**
+   * "Try again": the token is never kept in this document, so a new login starts, with the same
+   * application, scopes and return-to. Without a flow (an unknown state) the user goes home.
+   */
+  private retry(): void {
+    const flow = this.view.kind === 'error' ? this.view.flow : undefined;
+    this.view = { kind: 'pending' };
+    if (!flow) return this.navigate('/');
+    try {
+      const state = createState();
+      const url = buildAuthorizeUrl({ clientId: flow.clientId, redirectUri: flow.redirectUri, scope: flow.scope, baseUrl: flow.baseUrl, state });
+      saveFlow(sessionStorage, state, { ...flow, mode: 'redirect', createdAt: Date.now() });
+      this.navigate(url.href);
+    } catch {
+      this.view = { kind: 'error', code: 'config_invalid', flow: undefined };
+    }
+  }
+
+  protected override render() {
+    const { view } = this;
+    switch (view.kind) {
+      case 'idle':
+        return html`<p part="status" role="status">No itch.io login in progress.</p>`;
+      case 'pending':
+        return html`<p part="status" role="status"><slot name="pending">Logging you in with itch.io…</slot></p>`;
+      case 'success':
+        return html`<p part="status" role="status"><slot name="success">You're logged in with itch.io.</slot></p>`;
+      case 'error':
+        return html`<div part="status" role="alert">
+          <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
+          ${view.code === 'config_invalid'
+            ? nothing
+            : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`}
+        </div>`;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'itch-oauth-callback': ItchOAuthCallback;
+  }
+}

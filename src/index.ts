@@ -1,0 +1,7 @@
+// The browser entry: element classes and the framework-free core. Importing it registers
+// nothing (see ./define).
+export * from './core/index.js';
+export { ItchLoginButton } from './elements/itch-login-button.js';
+export { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from './elements/itch-login-button.styles.js';
+export { ItchOAuthCallback, ERROR_MESSAGES } from './elements/itch-oauth-callback.js';
+export type { ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail } from './elements/events.js';

@@ -1,0 +1,181 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../src/define.js';
+import type { ItchLoginButton } from '../../src/elements/itch-login-button.js';
+import { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from '../../src/elements/itch-login-button.styles.js';
+import { STATE_KEY_PREFIX } from '../../src/core/state.js';
+
+const REDIRECT = 'https://game.example/callback.html';
+
+/** A button whose navigation is recorded instead of leaving the test page. */
+async function button(template = html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT}></itch-login-button>`) {
+  const el = await fixture<ItchLoginButton>(template);
+  const visits: string[] = [];
+  el.navigate = (url) => void visits.push(url);
+  return { el, visits, inner: el.shadowRoot!.querySelector('button')! };
+}
+
+function savedFlows() {
+  return Object.keys(sessionStorage).filter((key) => key.startsWith(STATE_KEY_PREFIX));
+}
+
+describe('<itch-login-button>', () => {
+  let errors: unknown[][];
+  const originalError = console.error;
+  beforeEach(() => {
+    sessionStorage.clear();
+    errors = [];
+    console.error = (...args: unknown[]) => void errors.push(args);
+  });
+  afterEach(() => {
+    console.error = originalError;
+  });
+
+  it('renders a native button named by its default label', async () => {
+    const { inner } = await button();
+    expect(inner.tagName).to.equal('BUTTON');
+    expect(inner.getAttribute('part')).to.equal('button');
+    expect(inner.textContent).to.contain('Log in with itch.io');
+    expect(inner.disabled).to.equal(false);
+  });
+
+  it('takes its label from the default slot', async () => {
+    const { el } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT}>Sign in</itch-login-button>`);
+    const slot = el.shadowRoot!.querySelector('slot')!;
+    expect(slot.assignedNodes().map((n) => n.textContent)).to.deep.equal(['Sign in']);
+  });
+
+  it('is accessible', async () => {
+    const { el } = await button();
+    await expect(el).to.be.accessible();
+  });
+
+  it('exposes the contract parts', async () => {
+    const { el } = await button();
+    const parts = [...el.shadowRoot!.querySelectorAll('[part]')].map((n) => n.getAttribute('part'));
+    expect(parts).to.have.members(['button', 'icon', 'label']);
+  });
+
+  it('builds the authorization address with every parameter on click', async () => {
+    const { inner, visits } = await button(
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:me profile:games" base-url="http://127.0.0.1:8787/itch"></itch-login-button>`,
+    );
+    inner.click();
+    expect(visits).to.have.length(1);
+    const url = new URL(visits[0]!);
+    expect(url.origin + url.pathname).to.equal('http://127.0.0.1:8787/itch/user/oauth');
+    const params = Object.fromEntries(url.searchParams);
+    expect(params).to.include({ client_id: 'abc', redirect_uri: REDIRECT, response_type: 'token', scope: 'profile:me profile:games' });
+    expect(params['state']).to.match(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('stores the flow under the state it sends', async () => {
+    const { inner, visits } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="/play?level=2"></itch-login-button>`);
+    inner.click();
+    const state = new URL(visits[0]!).searchParams.get('state');
+    const record = JSON.parse(sessionStorage.getItem(STATE_KEY_PREFIX + state)!);
+    expect(record).to.include({ returnTo: '/play?level=2', mode: 'redirect', clientId: 'abc', redirectUri: REDIRECT, scope: 'profile:me', baseUrl: 'https://itch.io' });
+    expect(Date.now() - record.createdAt).to.be.within(0, 1000);
+  });
+
+  it('returns to the current path and query by default', async () => {
+    const { inner } = await button();
+    inner.click();
+    const record = JSON.parse(sessionStorage.getItem(savedFlows()[0]!)!);
+    expect(record.returnTo).to.equal(location.pathname + location.search);
+  });
+
+  it('fires a cancelable itch-login-start with the address before navigating', async () => {
+    const { el, inner, visits } = await button();
+    setTimeout(() => inner.click());
+    const event = await oneEvent(el, 'itch-login-start');
+    expect(event.cancelable).to.equal(true);
+    expect(event.bubbles && event.composed).to.equal(true);
+    expect(visits).to.deep.equal([event.detail.url]);
+  });
+
+  it('does not navigate, and forgets the flow, when itch-login-start is canceled', async () => {
+    const { el, inner, visits } = await button();
+    el.addEventListener('itch-login-start', (e) => e.preventDefault());
+    inner.click();
+    expect(visits).to.deep.equal([]);
+    expect(savedFlows()).to.deep.equal([]);
+  });
+
+  it('starts one flow on a double click', async () => {
+    const { inner, visits } = await button();
+    inner.click();
+    inner.click();
+    expect(visits).to.have.length(1);
+    expect(savedFlows()).to.have.length(1);
+  });
+
+  it('does nothing when disabled', async () => {
+    const { inner, visits } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} disabled></itch-login-button>`);
+    inner.click();
+    expect(inner.disabled).to.equal(true);
+    expect(visits).to.deep.equal([]);
+  });
+
+  const bad: [string, ReturnType<typeof html>, RegExp][] = [
+    ['a missing client-id', html`<itch-login-button redirect-uri=${REDIRECT}></itch-login-button>`, /client-id is required/],
+    ['a missing redirect-uri', html`<itch-login-button client-id="abc"></itch-login-button>`, /redirect-uri is required/],
+    ['an unknown scope', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:email"></itch-login-button>`, /unknown itch.io scope/],
+    ['a non-http base-url', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} base-url="javascript:alert(1)"></itch-login-button>`, /base-url/],
+    ['an off-origin return-to', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="//evil.example"></itch-login-button>`, /return-to/],
+    ['popup mode', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup"></itch-login-button>`, /popup/],
+  ];
+  for (const [what, template, message] of bad) {
+    it(`disables itself, says why once and fires config_invalid for ${what}`, async () => {
+      const caught: CustomEvent[] = [];
+      document.addEventListener('itch-login-error', (e) => caught.push(e), { once: true });
+      const { el, inner, visits } = await button(template);
+      el.requestUpdate();
+      await el.updateComplete;
+      inner.click();
+      expect(inner.disabled).to.equal(true);
+      expect(visits).to.deep.equal([]);
+      expect(errors).to.have.length(1);
+      expect(String(errors[0]![0])).to.match(message);
+      expect(caught.map((e) => e.detail.code)).to.deep.equal(['config_invalid']);
+    });
+  }
+
+  it('becomes usable once its configuration is fixed', async () => {
+    const { el, inner } = await button(html`<itch-login-button redirect-uri=${REDIRECT}></itch-login-button>`);
+    el.clientId = 'abc';
+    await el.updateComplete;
+    expect(inner.disabled).to.equal(false);
+  });
+
+  it('reports config_invalid instead of throwing when storage is unavailable', async () => {
+    const { el, inner, visits } = await button();
+    const original = Storage.prototype.setItem;
+    Storage.prototype.setItem = () => {
+      throw new DOMException('denied', 'SecurityError');
+    };
+    try {
+      setTimeout(() => inner.click());
+      const event = await oneEvent(el, 'itch-login-error');
+      expect(event.detail.code).to.equal('config_invalid');
+    } finally {
+      Storage.prototype.setItem = original;
+    }
+    expect(visits).to.deep.equal([]);
+  });
+
+  it('takes the same box before and after it upgrades, with the documented rule', async () => {
+    const style = document.createElement('style');
+    style.textContent = ITCH_LOGIN_BUTTON_PREUPGRADE_CSS.replace(/itch-login-button/g, 'late-login-button');
+    document.head.append(style);
+    const host = await fixture<HTMLElement>(html`<div style="font: 16px sans-serif"><late-login-button>Log in with itch.io</late-login-button></div>`);
+    const late = host.querySelector('late-login-button')!;
+    const before = late.getBoundingClientRect();
+    const { ItchLoginButton } = await import('../../src/elements/itch-login-button.js');
+    customElements.define('late-login-button', class extends ItchLoginButton {});
+    await (late as ItchLoginButton).updateComplete;
+    const after = late.getBoundingClientRect();
+    expect(Math.abs(after.width - before.width)).to.be.below(1.5);
+    expect(Math.abs(after.height - before.height)).to.be.below(1.5);
+    style.remove();
+  });
+});

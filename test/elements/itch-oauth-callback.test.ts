@@ -1,0 +1,149 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/define.js';
+import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
+import { ERROR_CODES, type ItchOAuthErrorCode } from '../../src/core/errors.js';
+import { STATE_KEY_PREFIX, type FlowRecord } from '../../src/core/state.js';
+import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
+
+const flow: FlowRecord = {
+  returnTo: '/play?level=2',
+  mode: 'redirect',
+  clientId: 'abc',
+  redirectUri: 'https://game.example/callback.html',
+  scope: 'profile:me',
+  baseUrl: 'https://itch.io',
+  createdAt: Date.now(),
+};
+
+function leave(outcome: CaptureOutcome | undefined) {
+  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  sessionStorage.clear();
+  if (outcome) sessionStorage.setItem(OUTCOME_KEY, JSON.stringify(outcome));
+}
+
+function code(name: ItchOAuthErrorCode) {
+  return ERROR_CODES.indexOf(name);
+}
+
+/** The element, with navigation recorded; the events it fires, caught on document. */
+async function callback(template = html`<itch-oauth-callback></itch-oauth-callback>`) {
+  const events: CustomEvent[] = [];
+  const record = (e: Event) => events.push(e as CustomEvent);
+  document.addEventListener('itch-login-success', record);
+  document.addEventListener('itch-login-error', record);
+  const replaced: string[] = [];
+  const visited: string[] = [];
+  const proto = customElements.get('itch-oauth-callback')!.prototype as ItchOAuthCallback;
+  const { replace, navigate } = proto;
+  proto.replace = (url) => void replaced.push(url);
+  proto.navigate = (url) => void visited.push(url);
+  const el = await fixture<ItchOAuthCallback>(template);
+  await new Promise((resolve) => setTimeout(resolve));
+  Object.assign(proto, { replace, navigate });
+  document.removeEventListener('itch-login-success', record);
+  document.removeEventListener('itch-login-error', record);
+  const status = () => el.shadowRoot!.querySelector('[part=status]')!;
+  return { el, events, replaced, visited, status, retry: () => el.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]') };
+}
+
+describe('<itch-oauth-callback>', () => {
+  it('says no login is in progress when the capture left nothing', async () => {
+    leave(undefined);
+    const { status, events } = await callback();
+    expect(status().textContent).to.contain('No itch.io login in progress');
+    expect(events).to.deep.equal([]);
+  });
+
+  it('shows success, fires itch-login-success with the response and returns the user with replace', async () => {
+    leave({ response: { user: { username: 'leafo' } }, flow });
+    const { status, events, replaced } = await callback();
+    expect(status().textContent).to.contain("You're logged in");
+    expect(events.map((e) => [e.type, e.detail])).to.deep.equal([['itch-login-success', { response: { user: { username: 'leafo' } } }]]);
+    expect(replaced).to.deep.equal(['/play?level=2']);
+  });
+
+  it('stays with no-redirect', async () => {
+    leave({ response: null, flow });
+    const { replaced, events } = await callback(html`<itch-oauth-callback no-redirect></itch-oauth-callback>`);
+    expect(events).to.have.length(1);
+    expect(replaced).to.deep.equal([]);
+  });
+
+  it('never returns the user off the origin', async () => {
+    leave({ response: null, flow: { ...flow, returnTo: '//evil.example/' } });
+    const { replaced } = await callback();
+    expect(replaced).to.deep.equal(['/']);
+  });
+
+  for (const name of ERROR_CODES) {
+    it(`puts ${name} in plain words and fires itch-login-error`, async () => {
+      leave({ code: code(name), flow });
+      const { status, events } = await callback();
+      expect(status().getAttribute('role')).to.equal('alert');
+      expect(status().textContent!.trim()).to.not.equal('');
+      expect(events.map((e) => [e.type, e.detail.code])).to.deep.equal([['itch-login-error', name]]);
+      expect(events[0]!.detail.message).to.be.a('string').and.not.equal('');
+    });
+  }
+
+  it('shows an unknown code as invalid_response', async () => {
+    leave({ code: 99, flow });
+    const { events } = await callback();
+    expect(events[0]!.detail.code).to.equal('invalid_response');
+  });
+
+  it('shows a state problem without a flow', async () => {
+    leave({ code: code('state_mismatch'), flow: code('state_mismatch') });
+    const { events } = await callback();
+    expect(events[0]!.detail.code).to.equal('state_mismatch');
+  });
+
+  it('is accessible in each state', async () => {
+    leave({ code: code('access_denied'), flow });
+    const { el } = await callback();
+    await expect(el).to.be.accessible();
+  });
+
+  it('fires once per document, however many elements upgrade', async () => {
+    leave({ code: code('access_denied'), flow });
+    const { events } = await callback(html`<div><itch-oauth-callback></itch-oauth-callback><itch-oauth-callback></itch-oauth-callback></div>`);
+    expect(events).to.have.length(1);
+  });
+
+  it('reads the outcome once: it is gone from storage afterwards', async () => {
+    leave({ code: code('access_denied'), flow });
+    await callback();
+    expect(sessionStorage.getItem(OUTCOME_KEY)).to.equal(null);
+  });
+
+  it('never renders text from the outcome as HTML', async () => {
+    leave({ response: '<img src=x onerror="window.__pwned=1">', flow });
+    const { el } = await callback(html`<itch-oauth-callback no-redirect></itch-oauth-callback>`);
+    expect(el.shadowRoot!.querySelector('img')).to.equal(null);
+    expect((window as { __pwned?: number }).__pwned).to.equal(undefined);
+  });
+});
+
+describe('<itch-oauth-callback> Try again', () => {
+  it('starts a fresh login with a new state and the same application, scopes and return-to', async () => {
+    leave({ code: code('backend_rejected'), flow });
+    const el = await fixture<ItchOAuthCallback>(html`<itch-oauth-callback></itch-oauth-callback>`);
+    const visited: string[] = [];
+    el.navigate = (url) => void visited.push(url);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!.click();
+    expect(visited).to.have.length(1);
+    const url = new URL(visited[0]!);
+    expect(Object.fromEntries(url.searchParams)).to.include({ client_id: 'abc', scope: 'profile:me', response_type: 'token' });
+    const state = url.searchParams.get('state')!;
+    expect(JSON.parse(sessionStorage.getItem(STATE_KEY_PREFIX + state)!)).to.include({ returnTo: '/play?level=2', clientId: 'abc' });
+  });
+
+  it('goes home when there is no flow to start again', async () => {
+    leave({ code: code('state_mismatch'), flow: code('state_mismatch') });
+    const el = await fixture<ItchOAuthCallback>(html`<itch-oauth-callback></itch-oauth-callback>`);
+    const visited: string[] = [];
+    el.navigate = (url) => void visited.push(url);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!.click();
+    expect(visited).to.deep.equal(['/']);
+  });
+});
