@@ -18,6 +18,9 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   min-height: ${HEIGHT}; line-height: 1.2; font-weight: 700;
   padding: ${PADDING_BLOCK} ${PADDING_INLINE} ${PADDING_BLOCK} calc(${PADDING_INLINE} + ${ICON} + ${GAP});
   border-radius: 6px; background: #d63b3b; color: #fff;
+}
+@media (prefers-color-scheme: dark) {
+  itch-login-button:not(:defined) { background: #ff6b6b; color: #16161a; }
 }`;
 
 export const styles = css`

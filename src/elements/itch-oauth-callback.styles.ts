@@ -4,11 +4,14 @@ export const styles = css`
   :host {
     display: block;
     --_accent: var(--itch-login-background, #d63b3b);
+    --_on-accent: var(--itch-login-color, #ffffff);
     --_error: var(--itch-login-error-color, #b3261e);
     --_ring: var(--itch-login-focus-ring, #1f6feb);
   }
   @media (prefers-color-scheme: dark) {
     :host {
+      --_accent: var(--itch-login-background, #ff6b6b);
+      --_on-accent: var(--itch-login-color, #16161a);
       --_error: var(--itch-login-error-color, #ffb4ab);
       --_ring: var(--itch-login-focus-ring, #8ab4ff);
     }
@@ -28,7 +31,7 @@ export const styles = css`
     border: 0;
     border-radius: var(--itch-login-radius, 6px);
     background: var(--_accent);
-    color: var(--itch-login-color, #fff);
+    color: var(--_on-accent);
     font: inherit;
     font-weight: 700;
     cursor: pointer;

@@ -57,11 +57,21 @@ function viewOf(outcome: CaptureOutcome | undefined): View {
   return { kind: 'error', code: ERROR_CODES[outcome.code] ?? 'invalid_response', flow };
 }
 
-/** Resolves once the document is parsed, so listeners anywhere in the markup are in place. */
+/**
+ * Resolves once the document is parsed, so listeners anywhere in the markup (inline scripts and
+ * module scripts after the element) are in place. While `readyState` is `interactive` the
+ * document may or may not have fired DOMContentLoaded yet, so the first of it and `load` counts.
+ */
 function whenParsed(): Promise<void> {
   return new Promise((resolve) => {
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => resolve(), { once: true });
-    else queueMicrotask(resolve);
+    if (document.readyState === 'complete') return queueMicrotask(resolve);
+    const done = () => {
+      document.removeEventListener('DOMContentLoaded', done);
+      removeEventListener('load', done);
+      resolve();
+    };
+    document.addEventListener('DOMContentLoaded', done);
+    addEventListener('load', done);
   });
 }
 
