@@ -1,0 +1,270 @@
+// `npm run demo`: the Starfall Keep site (Vite, pages in demo/) with its backend, and a local
+// itch.io (the emulator) on a second origin. With ITCH_CLIENT_ID set, real itch.io instead.
+//
+//   tsx demo/serve.ts [--port N] [--emulator-port N] [--deny-redirect]
+//
+// Tests start it in-process: `const demo = await startDemo({ port: 0 }); … await demo.close()`.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build, createServer, type LogLevel, type Rolldown } from 'vite';
+import { DEFAULT_BASE_URL } from '../src/core/authorize-url.js';
+import { DEFAULT_SEED_CREDENTIALS, startEmulator, type DenyBehaviour, type RunningEmulator } from '../src/emulator/index.js';
+import { itchOAuthCapture } from '../src/vite/index.js';
+import { BACKEND_PATHS, createDemoBackend } from './server/backend.js';
+import { demoPlugin, type LoginSettings } from './server/plugin.js';
+
+const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CALLBACK_PATH = '/callback.html';
+/** The capture's `data-backend`. */
+const TOKEN_PATH = BACKEND_PATHS[0];
+export const DEFAULT_PORT = 5173;
+
+/** A real itch.io OAuth application, instead of the emulator's. */
+export interface RealItchSettings {
+  clientId: string;
+  /** Default `http://127.0.0.1:<port>/callback.html`; its path must be `/callback.html`. */
+  redirectUri?: string | undefined;
+  /** Default `https://itch.io`. */
+  baseUrl?: string | undefined;
+  /** The application's numeric id; without it the backend accepts tokens of any application. */
+  applicationId?: number | undefined;
+}
+
+export interface DemoOptions {
+  /** Port of the site; default 5173; `0` picks a free one. */
+  port?: number | undefined;
+  /** Use real itch.io; default: start the emulator. */
+  itch?: RealItchSettings | undefined;
+  /** Port of the emulator; default `0` (a free one). */
+  emulatorPort?: number | undefined;
+  /** What the emulator's Deny does; default `page`, like itch.io. */
+  onDeny?: DenyBehaviour | undefined;
+  /** Vite's log level; default `info`. */
+  logLevel?: LogLevel | undefined;
+}
+
+export interface RunningDemo {
+  /** The site's origin, e.g. `http://127.0.0.1:5173`. */
+  url: string;
+  /** The emulator (`emulator.url` is its origin); undefined with real itch.io. */
+  emulator: RunningEmulator | undefined;
+  /** What the site's login buttons use. */
+  login: LoginSettings;
+  close(): Promise<void>;
+}
+
+/** Real itch.io settings from `ITCH_CLIENT_ID` (+ `ITCH_REDIRECT_URI`, `ITCH_BASE_URL`, `ITCH_APPLICATION_ID`), if set. */
+export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchSettings | undefined {
+  const clientId = env['ITCH_CLIENT_ID']?.trim();
+  if (!clientId) return undefined;
+  const applicationId = env['ITCH_APPLICATION_ID']?.trim();
+  if (applicationId && !/^[1-9]\d*$/.test(applicationId)) throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
+  return {
+    clientId,
+    redirectUri: env['ITCH_REDIRECT_URI']?.trim() || undefined,
+    baseUrl: env['ITCH_BASE_URL']?.trim() || undefined,
+    applicationId: applicationId ? Number(applicationId) : undefined,
+  };
+}
+
+/** The capture, built from src/ as a classic script (what dist/itch-oauth-capture.iife.js holds). */
+async function buildCaptureScript(): Promise<string> {
+  const result = (await build({
+    configFile: false,
+    root: PACKAGE_ROOT,
+    logLevel: 'silent',
+    publicDir: false,
+    build: {
+      write: false,
+      target: 'es2020',
+      minify: true,
+      lib: { entry: 'src/capture/script-tag.ts', formats: ['iife'], name: 'ItchOAuthCapture', fileName: () => 'capture.js' },
+    },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const [chunk] = (Array.isArray(result) ? result[0]! : result).output;
+  return chunk.code.trim();
+}
+
+/** Starts the emulator (unless `itch` is given), the backend and the Vite dev server. */
+export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
+  const { itch } = options;
+  const port = options.port ?? DEFAULT_PORT;
+  if (itch !== undefined && port === 0) throw new Error('with real itch.io, the port must be fixed: the registered redirect URI names it');
+  const emulatorClient = DEFAULT_SEED_CREDENTIALS.clients.demo;
+  let emulator: RunningEmulator | undefined;
+  if (itch === undefined) emulator = await startEmulator({ port: options.emulatorPort ?? 0, onDeny: options.onDeny ?? 'page' });
+
+  try {
+    const baseUrl = (itch?.baseUrl ?? emulator?.url ?? DEFAULT_BASE_URL).replace(/\/$/, '');
+    const publicRedirect = itch?.redirectUri === undefined ? undefined : new URL(itch.redirectUri);
+    if (publicRedirect !== undefined && publicRedirect.pathname !== CALLBACK_PATH) {
+      throw new Error(`ITCH_REDIRECT_URI must end in ${CALLBACK_PATH} (the demo's callback page), got ${publicRedirect.href}`);
+    }
+    if (publicRedirect !== undefined && ['127.0.0.1', 'localhost'].includes(publicRedirect.hostname) && publicRedirect.port !== String(port)) {
+      throw new Error(`ITCH_REDIRECT_URI ${publicRedirect.href} is on another port than the demo's (${port}): pass --port ${publicRedirect.port || 80}`);
+    }
+    // Filled in once the server listens (the port may be picked by the OS).
+    const login: LoginSettings = { clientId: itch?.clientId ?? emulatorClient.clientId, redirectUri: '', baseUrl };
+
+    const backend = createDemoBackend({
+      baseUrl,
+      applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
+      // Behind a tunnel, the token comes from the public origin of the redirect URI.
+      allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
+    });
+    const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
+
+    const vite = await createServer({
+      configFile: false,
+      root: DEMO_ROOT,
+      appType: 'mpa',
+      logLevel: options.logLevel ?? 'info',
+      clearScreen: false,
+      server: {
+        host: '127.0.0.1',
+        port,
+        // A registered redirect URI names one port: with real itch.io, it must be this one.
+        strictPort: itch !== undefined,
+        fs: { allow: [PACKAGE_ROOT] },
+        // The pages and the backend share one origin: no cross-origin reads of anything.
+        cors: false,
+        allowedHosts: publicRedirect === undefined ? [] : [publicRedirect.hostname],
+      },
+      plugins: [
+        demoPlugin({
+          backend,
+          callbackPath: CALLBACK_PATH,
+          callbackFile: fileURLToPath(new URL(`.${CALLBACK_PATH}`, import.meta.url)),
+          captureCspHash: capture.api.cspHash,
+          login: () => login,
+        }),
+        capture,
+      ],
+    });
+    await vite.listen();
+    const address = vite.httpServer?.address();
+    if (address === null || address === undefined || typeof address === 'string') throw new Error('the demo is not listening on a TCP port');
+    const url = `http://127.0.0.1:${address.port}`;
+    login.redirectUri = publicRedirect?.href ?? `${url}${CALLBACK_PATH}`;
+    // The seed registers port 5173; any other port is registered here.
+    emulator?.addRedirectUri(login.clientId, login.redirectUri);
+
+    return {
+      url,
+      emulator,
+      login,
+      close: async () => {
+        await vite.close();
+        await emulator?.close();
+      },
+    };
+  } catch (error) {
+    await emulator?.close();
+    throw error;
+  }
+}
+
+const USAGE = `Usage: tsx demo/serve.ts [options]
+
+Starts the Starfall Keep demo site and a local itch.io (the emulator) to log in with.
+
+Options:
+  --port N            port of the site (default ${DEFAULT_PORT}; 0 picks a free one; or PORT=N)
+  --emulator-port N   port of the emulator (default: a free one)
+  --deny-redirect     on Deny, the emulator redirects back with #error=access_denied (RFC 6749)
+                      instead of showing itch.io's "access denied" page
+  -h, --help          show this help
+
+Real itch.io instead of the emulator:
+  ITCH_CLIENT_ID        your OAuth application's client id (switches the emulator off)
+  ITCH_REDIRECT_URI     its registered redirect URI (default http://127.0.0.1:<port>/callback.html)
+  ITCH_APPLICATION_ID   its numeric id: the backend then refuses tokens of other applications
+  ITCH_BASE_URL         default https://itch.io`;
+
+function portOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`${name} must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'emulator-port': { type: 'string' },
+      'deny-redirect': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    console.log(USAGE);
+    return;
+  }
+  const itch = realItchFromEnv();
+  const demo = await startDemo({
+    port: portOption('--port', values.port ?? process.env['PORT']),
+    emulatorPort: portOption('--emulator-port', values['emulator-port']),
+    onDeny: values['deny-redirect'] === true ? 'redirect' : 'page',
+    itch,
+    logLevel: 'warn',
+  });
+
+  const lines = [`\n  Starfall Keep demo   ${demo.url}`];
+  if (demo.emulator !== undefined) {
+    lines.push(
+      `  itch.io emulator     ${demo.emulator.url}`,
+      '',
+      `  Open ${demo.url} and click "Log in with itch.io".`,
+      '  On the emulator\'s consent page, pick a user (no passwords) and click Approve.',
+    );
+  } else {
+    lines.push(
+      `  itch.io              ${demo.login.baseUrl} (client id ${demo.login.clientId})`,
+      `  redirect URI         ${demo.login.redirectUri} (must be registered for the application, exactly)`,
+      '',
+      `  Open ${demo.url} and click "Log in with itch.io".`,
+    );
+    if (itch?.applicationId === undefined) {
+      lines.push('', '  Note: set ITCH_APPLICATION_ID so the backend refuses tokens issued to other applications.');
+    }
+  }
+  lines.push('', '  Press Ctrl+C to stop.\n');
+  console.log(lines.join('\n'));
+
+  const stop = (signal: NodeJS.Signals): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    console.log(`\n${signal}: stopping the demo.`);
+    demo.close().then(
+      () => {
+        process.exitCode ??= 0;
+      },
+      (error: unknown) => {
+        console.error(`Error while stopping: ${(error as Error).message}`);
+        process.exitCode = 1;
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function isMainModule(): boolean {
+  const entry = process.argv[1];
+  try {
+    return entry !== undefined && realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(`Cannot start the demo: ${(error as Error).message}`);
+    process.exitCode = 1;
+  });
+}

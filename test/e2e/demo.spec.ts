@@ -1,0 +1,150 @@
+// The demo (`npm run demo`) in real Chromium, through the emulator's real consent page: the
+// button on the game site, Approve or Deny on "itch.io", the capture on the callback page, the
+// backend's session, the account page, and logging out.
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
+import { startDemo, type RunningDemo } from '../../demo/serve.js';
+
+const SESSION_COOKIE = 'starfall_session';
+
+let demo: RunningDemo;
+test.beforeAll(async () => {
+  demo = await startDemo({ port: 0, logLevel: 'silent' });
+});
+test.afterAll(async () => {
+  await demo?.close();
+});
+
+test.beforeEach(async ({ context }) => {
+  // The seeded avatars point at img.itch.zone; the pages fall back to a monogram.
+  await context.route('https://img.itch.zone/**', (route) => route.abort());
+});
+
+/** Clicks the hero's login button and waits for the emulator's consent page. */
+async function openConsentPage(page: Page): Promise<void> {
+  await page.goto(`${demo.url}/`);
+  await page.locator('.hero').getByRole('button', { name: 'Log in with itch.io' }).click();
+  await page.waitForURL(`${demo.emulator!.url}/user/oauth?**`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+}
+
+/** Approves as `userId` and returns the access token the emulator sent the browser back with. */
+async function approveAs(page: Page, userId: number): Promise<string> {
+  await page.getByLabel('Log in as').selectOption(String(userId));
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.url() === `${demo.emulator!.url}/user/oauth` && response.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Approve' }).click(),
+  ]);
+  const location = new URL((await answer.headerValue('location')) ?? '');
+  expect(location.origin + location.pathname).toBe(`${demo.url}/callback.html`);
+  return new URLSearchParams(location.hash.slice(1)).get('access_token') ?? '';
+}
+
+/** Everything the browser keeps for the site, as one string to search. */
+async function browserState(page: Page, context: BrowserContext): Promise<string> {
+  const storage = await page.evaluate(() =>
+    JSON.stringify([document.cookie, location.href, history.state, { ...sessionStorage }, { ...localStorage }]),
+  );
+  return storage + JSON.stringify(await context.cookies());
+}
+
+test('Approve signs the player in with the picked profile, behind an HttpOnly session cookie', async ({ page, context }) => {
+  const backendBodies: string[] = [];
+  page.on('request', (request) => {
+    if (request.url() === `${demo.url}/auth/itch`) backendBodies.push(request.postData() ?? '');
+  });
+  await openConsentPage(page);
+  const token = await approveAs(page, C.users.developer);
+  expect(token).toMatch(/^[0-9a-f]{40}$/);
+
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Pixel Forge');
+  await expect(page.getByText('@pixelforge')).toBeVisible();
+  await expect(page.locator('[data-field="id"]')).toHaveText(String(C.users.developer));
+  await expect(page.locator('[data-field="scopes"]')).toContainText('profile:me');
+  await expect(page.locator('header .session-chip')).toContainText('Pixel Forge');
+
+  expect(backendBodies).toEqual([JSON.stringify({ access_token: token })]);
+  const cookies = await context.cookies(demo.url);
+  expect(cookies).toEqual([expect.objectContaining({ name: SESSION_COOKIE, httpOnly: true, sameSite: 'Lax', path: '/' })]);
+  expect(cookies[0]!.value).not.toContain(token);
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+  expect(await browserState(page, context)).not.toContain(token);
+});
+
+test('Deny issues no token, leaves none anywhere, and the player can start again', async ({ page, context }) => {
+  const keysBefore = demo.emulator!.store.apiKeys.length;
+  await openConsentPage(page);
+  await page.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+  expect(demo.emulator!.store.apiKeys).toHaveLength(keysBefore);
+
+  // Like itch.io, the emulator does not send the player back; its link does.
+  await page.getByRole('link', { name: `Back to ${new URL(demo.url).host}` }).click();
+  await page.waitForURL(`${demo.url}/`);
+  await expect(page.locator('html')).toHaveAttribute('data-signed-in', 'false');
+  expect(await browserState(page, context)).not.toMatch(/access_token|[0-9a-f]{40}/);
+  expect(await context.cookies(demo.url)).toEqual([]);
+  expect((await page.request.get(`${demo.url}/api/session`)).status()).toBe(401);
+
+  await page.locator('.hero').getByRole('button', { name: 'Log in with itch.io' }).click();
+  await approveAs(page, C.users.gamer);
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mossy Pine');
+});
+
+test('Log out ends the session on the server and in the browser', async ({ page, context }) => {
+  await openConsentPage(page);
+  await approveAs(page, C.users.gamer);
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByText('@mossy')).toBeVisible();
+  const [cookie] = await context.cookies(demo.url);
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL(`${demo.url}/`);
+  await expect(page.locator('html')).toHaveAttribute('data-signed-in', 'false');
+  await expect(page.locator('header').getByRole('button', { name: 'Log in' })).toBeVisible();
+  expect(await context.cookies(demo.url)).toEqual([]);
+  // The old cookie is worth nothing now.
+  const replay = await fetch(`${demo.url}/api/session`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } });
+  expect(replay.status).toBe(401);
+
+  await page.goto(`${demo.url}/account.html`);
+  await expect(page.getByRole('heading', { name: 'You are not signed in' })).toBeVisible();
+});
+
+test('the callback page is sent with no referrer, no caching, no framing, and the capture first', async ({ request }) => {
+  const response = await request.get(`${demo.url}/callback.html`);
+  expect(response.headers()).toMatchObject({
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'x-frame-options': 'DENY',
+  });
+  expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  const head = (await response.text()).split('<head>')[1] ?? '';
+  expect(head.trimStart()).toMatch(/^<script data-backend="\/auth\/itch">/);
+});
+
+test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
+  let rfcDemo: RunningDemo;
+  test.beforeAll(async () => {
+    rfcDemo = await startDemo({ port: 0, onDeny: 'redirect', logLevel: 'silent' });
+  });
+  test.afterAll(async () => {
+    await rfcDemo?.close();
+  });
+
+  test('the callback page says the login was declined and Try again goes back to the consent page', async ({ page }) => {
+    await page.goto(`${rfcDemo.url}/`);
+    await page.locator('.hero').getByRole('button', { name: 'Log in with itch.io' }).click();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL(`${rfcDemo.url}/callback.html`);
+    await expect(page.locator('itch-oauth-callback')).toContainText(/declined|denied/i);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login cancelled');
+    await expect(page.locator('html')).toHaveAttribute('data-signed-in', 'false');
+
+    await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+    await page.waitForURL(`${rfcDemo.emulator!.url}/user/oauth?**`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+  });
+});
