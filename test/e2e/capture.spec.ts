@@ -279,6 +279,30 @@ test('a tampered off-origin return-to is never followed', async ({ page }) => {
   expect(site.backendCalls).toHaveLength(1);
 });
 
+test('a redirecting backend never forwards the token (redirect: error)', async ({ page }) => {
+  site.backendStatuses = [307];
+  site.page = { hostile: false };
+  await startFlow(page);
+  await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+  await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
+  expect(site.backendCalls.length).toBeGreaterThanOrEqual(1);
+  expect(site.collected).toEqual([]);
+  expect(await outcome(page)).toMatchObject({ code: 6 });
+});
+
+test('the token never reaches the console', async ({ page }) => {
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(message.text()));
+  page.on('pageerror', (error) => messages.push(String(error.stack)));
+  site.backendStatuses = [500, 400];
+  site.page = { noRedirect: true };
+  await startFlow(page);
+  await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+  await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
+  await settle(page);
+  expect(messages.join('\n')).not.toContain(TOKEN);
+});
+
 test('an injected <base href> does not move the backend', async ({ page }) => {
   site.page = { hostile: false, headStart: '<base href="http://127.0.0.2:9/">' };
   await startFlow(page);

@@ -140,6 +140,8 @@ export async function startSite(): Promise<Site> {
       site.backendCalls.push({ method: req.method ?? '', headers: req.headers, body });
       const status = site.backendStatuses[Math.min(site.backendCalls.length - 1, site.backendStatuses.length - 1)] ?? 200;
       if (status === 0) return req.socket.destroy();
+      // A backend (or something in front of it) that redirects the POST, body and all, elsewhere.
+      if (status === 307) return send(res, 307, 'text/plain', '', { Location: '/collect?redirected' });
       const answer = status < 300 ? { user: { id: 1, username: 'leafo' } } : { errors: [`refused with ${status}`] };
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
