@@ -19,8 +19,8 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   padding: ${PADDING_BLOCK} ${PADDING_INLINE} ${PADDING_BLOCK} calc(${PADDING_INLINE} + ${ICON} + ${GAP});
   border-radius: 6px; background: #d63b3b; color: #fff;
 }
-@media (prefers-color-scheme: dark) {
-  itch-login-button:not(:defined) { background: #ff6b6b; color: #16161a; }
+@supports (color: light-dark(#000, #fff)) {
+  itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
 export const styles = css`
@@ -34,12 +34,14 @@ export const styles = css`
     --_font: var(--itch-login-font, inherit);
     --_ring: var(--itch-login-focus-ring, #1f6feb);
   }
-  @media (prefers-color-scheme: dark) {
+  /* Dark colours when the page is dark: light-dark() follows the page's color-scheme, so a page
+     that only declares light stays light even when the system is dark. */
+  @supports (color: light-dark(#000, #fff)) {
     :host {
-      --_bg: var(--itch-login-background, #ff6b6b);
-      --_fg: var(--itch-login-color, #16161a);
-      --_hover: var(--itch-login-background-hover, #ff8a8a);
-      --_ring: var(--itch-login-focus-ring, #8ab4ff);
+      --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+      --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
+      --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
+      --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
     }
   }
   :host([hidden]) {

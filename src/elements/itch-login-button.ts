@@ -12,6 +12,7 @@ import { styles } from './itch-login-button.styles.js';
  * A "Log in with itch.io" button: makes a one-time `state`, remembers the login under it and
  * sends the user to itch.io's authorization page (implicit flow).
  *
+ * @tag itch-login-button
  * @summary Starts a login with itch.io.
  * @fires itch-login-start - Clicked, before navigating; cancelable. `detail: { url }`.
  * @fires itch-login-error - The configuration is invalid. `detail: { code: 'config_invalid', message }`.

@@ -8,12 +8,13 @@ export const styles = css`
     --_error: var(--itch-login-error-color, #b3261e);
     --_ring: var(--itch-login-focus-ring, #1f6feb);
   }
-  @media (prefers-color-scheme: dark) {
+  /* Dark colours when the page is dark (light-dark() follows the page's color-scheme). */
+  @supports (color: light-dark(#000, #fff)) {
     :host {
-      --_accent: var(--itch-login-background, #ff6b6b);
-      --_on-accent: var(--itch-login-color, #16161a);
-      --_error: var(--itch-login-error-color, #ffb4ab);
-      --_ring: var(--itch-login-focus-ring, #8ab4ff);
+      --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+      --_on-accent: var(--itch-login-color, light-dark(#ffffff, #16161a));
+      --_error: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
+      --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
     }
   }
   :host([hidden]) {

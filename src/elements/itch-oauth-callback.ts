@@ -80,6 +80,7 @@ function whenParsed(): Promise<void> {
  * has already taken the token out of the address, checked it and sent it to the backend; this
  * element, in the clean document, says how it went and returns the user.
  *
+ * @tag itch-oauth-callback
  * @summary The outcome of an itch.io login, on the callback page.
  * @fires itch-login-success - The backend accepted the token. `detail: { response }`.
  * @fires itch-login-error - The login failed. `detail: { code, message }`.

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/define.js';
 import type { ItchLoginButton } from '../../src/elements/itch-login-button.js';
 import { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from '../../src/elements/itch-login-button.styles.js';
@@ -47,6 +48,29 @@ describe('<itch-login-button>', () => {
   it('is accessible', async () => {
     const { el } = await button();
     await expect(el).to.be.accessible();
+  });
+
+  it('is accessible in dark mode, with its dark colours', async () => {
+    await emulateMedia({ colorScheme: 'dark' });
+    document.documentElement.style.cssText = 'color-scheme: light dark; background: #16161a; color: #eee';
+    try {
+      const { el, inner } = await button();
+      expect(getComputedStyle(inner).backgroundColor).to.equal('rgb(255, 107, 107)');
+      await expect(el).to.be.accessible();
+    } finally {
+      document.documentElement.style.cssText = '';
+      await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('stays light on a page that does not declare dark support, even on a dark system', async () => {
+    await emulateMedia({ colorScheme: 'dark' });
+    try {
+      const { inner } = await button();
+      expect(getComputedStyle(inner).backgroundColor).to.equal('rgb(214, 59, 59)');
+    } finally {
+      await emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('exposes the contract parts', async () => {

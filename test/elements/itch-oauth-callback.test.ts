@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/define.js';
 import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
 import { ERROR_CODES, type ItchOAuthErrorCode } from '../../src/core/errors.js';
@@ -102,6 +103,19 @@ describe('<itch-oauth-callback>', () => {
     leave({ code: code('access_denied'), flow });
     const { el } = await callback();
     await expect(el).to.be.accessible();
+  });
+
+  it('is accessible in dark mode', async () => {
+    await emulateMedia({ colorScheme: 'dark' });
+    document.documentElement.style.cssText = 'color-scheme: light dark; background: #16161a; color: #eee';
+    try {
+      leave({ code: code('backend_rejected'), flow });
+      const { el } = await callback();
+      await expect(el).to.be.accessible();
+    } finally {
+      document.documentElement.style.cssText = '';
+      await emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('fires once per document, however many elements upgrade', async () => {
