@@ -111,3 +111,20 @@ test('an off-origin return-to is refused by the button', async ({ page }) => {
   await page.goto(`${site.url}/game.html`);
   await expect(page.getByRole('button', { name: 'Log in with itch.io' })).toBeDisabled();
 });
+
+test("the README's script-tag callback page works as written (capture in head, elements at the end)", async ({ page }) => {
+  site.game = gamePage(button());
+  site.page = {
+    capture: 'capture',
+    hostile: false,
+    body: '<itch-oauth-callback></itch-oauth-callback><script src="/dist/itch-oauth.iife.js"></script>',
+  };
+  site.authorizeWith = { error: 'access_denied' };
+  await clickLogin(page);
+  await page.waitForURL(`${site.url}/callback.html`);
+  await expect(page.locator('itch-oauth-callback')).toContainText(/declined/i);
+  site.authorizeWith = { token: 'README_TOKEN' };
+  await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+  await page.waitForURL(`${site.url}/return.html?ok=1`);
+  expect(site.backendCalls.map((c) => JSON.parse(c.body))).toEqual([{ access_token: 'README_TOKEN' }]);
+});
