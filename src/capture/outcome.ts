@@ -5,9 +5,8 @@ export const OUTCOME_KEY = 'itch-oauth:outcome';
 
 /**
  * What the capture hands to `<itch-oauth-callback>` in the clean document. It never holds the
- * token: only what the page may show (the backend's answer, or an error code), and
- * the flow (client id, scopes, return-to) so that the
- * element can return the user or start a fresh login.
+ * token: only what the page may show (the backend's answer, or an error code), and the flow
+ * (client id, scopes, return-to) so that the element can return the user or start a fresh login.
  */
 export interface CaptureOutcome {
   /** The error as its index in `ERROR_CODES`, absent on success. */
