@@ -333,7 +333,8 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
 
   timer = setTimeout(() => {
     const minutes = timeoutMs / 60_000;
-    const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(timeoutMs / 1000)} seconds`;
+    const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+    const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
     finish({
       ok: false,
       error: new ItchOAuthError(
