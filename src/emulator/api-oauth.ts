@@ -13,7 +13,7 @@ export const OWNED_KEYS_PER_PAGE = 50;
 
 /**
  * The scope that reaches each OAuth-scoped endpoint; credentials/info needs none.
- * @see ../../../shared/spec/itch-api.md section 4B and 5.3
+ * @see https://itch.io/docs/api/oauth
  */
 export const OAUTH_API_SCOPES = {
   profile: 'profile:me',
@@ -131,7 +131,7 @@ function claimedReward({ claim, reward }: ClaimedReward): Record<string, unknown
  * | `/api/games/<id>/claimed-rewards` | `game:view:rewards` | `{ claimed_rewards: [{ id, reward_id, game_id, title, purchase_id, created_at }] }`; 403 unless the user develops the game |
  * | `/api/credentials/info` | none | `{ type, scopes, oauth_application_id?, expires_at? }` |
  *
- * @see ../../../shared/spec/itch-api.md sections 4B, 5.2 and 5.3
+ * @see https://itch.io/docs/api/oauth
  */
 export function oauthApi(store: EmulatorStore, options: { ownedKeysPerPage: number }): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();

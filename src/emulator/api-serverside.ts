@@ -118,7 +118,7 @@ function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord): Rec
  * The two game endpoints answer 404 `invalid game` for an unknown game and 403 for a game the
  * caller neither uploaded nor may edit.
  *
- * @see ../../../shared/spec/itch-api.md section 4A, rules 1–10
+ * @see https://itch.io/docs/api/serverside
  */
 export function serversideApi(store: EmulatorStore): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();

@@ -54,7 +54,7 @@
  * (credentials are never allowed), so a page can call the API with a Bearer token only. The HTML
  * pages have no CORS headers and refuse framing.
  *
- * @see ../../../shared/spec/itch-api.md
+ * @see https://itch.io/docs/api/serverside
  * @module
  */
 import type { Server } from 'node:http';

@@ -15,7 +15,7 @@ import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
  * - only purchases with `status: "complete"` are ever returned;
  * - a user's `verified` e-mail addresses are linked to each other; unverified ones are not.
  *
- * @see ../../../shared/spec/itch-api.md sections 2, 4 and 5
+ * @see https://itch.io/docs/api/serverside
  */
 
 const id = z.int().positive();

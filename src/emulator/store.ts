@@ -119,7 +119,7 @@ export class EmulatorStore {
   /**
    * The addresses linked to `email`: when it is a verified address of a user, all of that user's
    * verified addresses; otherwise the address alone. Lower-cased.
-   * @see ../../../shared/spec/itch-api.md section 4A rule 6
+   * @see https://itch.io/docs/api/serverside
    */
   linkedEmails(email: string): Set<string> {
     const address = normaliseEmail(email);
@@ -130,7 +130,7 @@ export class EmulatorStore {
   /**
    * Completed purchases of a game made by the user (logged in, or under one of their verified
    * addresses) or under an address linked to `email`. Either criterion may be omitted.
-   * @see ../../../shared/spec/itch-api.md section 4A rules 4–6
+   * @see https://itch.io/docs/api/serverside
    */
   completedPurchases(gameId: number, who: { userId?: number | undefined; email?: string | undefined }): PurchaseRecord[] {
     const byUserEmails = who.userId === undefined ? new Set<string>() : this.verifiedEmails(who.userId);
@@ -155,7 +155,7 @@ export class EmulatorStore {
 
   /**
    * A purchase is a donation when no download key is associated with it.
-   * @see ../../../shared/spec/itch-api.md section 2, Purchase
+   * @see https://itch.io/docs/api/serverside
    */
   isDonation(purchase: PurchaseRecord): boolean {
     return this.keyOfPurchase(purchase.id) === undefined;
@@ -169,7 +169,7 @@ export class EmulatorStore {
   /**
    * Live keys of a game, from purchases and claims, owned by the user or bought or owned under
    * an address linked to `email`.
-   * @see ../../../shared/spec/itch-api.md section 4A rules 2, 3 and 6
+   * @see https://itch.io/docs/api/serverside
    */
   activeKeysFor(gameId: number, who: { userId?: number | undefined; email?: string | undefined }): DownloadKeyRecord[] {
     const linked = who.email === undefined ? new Set<string>() : this.linkedEmails(who.email);
@@ -210,7 +210,7 @@ export class EmulatorStore {
   /**
    * Issues an access token as the consent page does on approval: a new random API key carrying
    * the granted scopes, bound to the user and the OAuth application.
-   * @see ../../../shared/spec/itch-api.md section 5.3, "Access tokens"
+   * @see https://itch.io/docs/api/oauth
    */
   issueAccessToken(userId: number, application: OAuthApplicationRecord, scopes: readonly string[]): ApiKeyRecord {
     if (this.user(userId) === undefined) throw new Error(`no user with id ${userId}`);
