@@ -89,8 +89,8 @@ export function scoped(scope: string): MiddlewareHandler<ApiEnv> {
 /**
  * The credential information both API families answer with: `type`, `scopes` (empty for an
  * unscoped key), `oauth_application_id` for OAuth access tokens, `expires_at` for JWTs.
- * @see https://itch.io/docs/api/serverside; fixture
- *   itchio__itch.io__issue1664-credentials-info-REDACTED-INVALID.json for `oauth_application_id`
+ * @see https://itch.io/docs/api/serverside
+ * @see https://github.com/itchio/itch.io/issues/1664 (a real answer with `oauth_application_id`)
  */
 export function credentialInfo(credential: Credential, formatDate: (date: Date) => string): Record<string, unknown> {
   const scopes = credentialScopes(credential) ?? [];

@@ -12,7 +12,7 @@ import type {
   Seed,
   UserRecord,
 } from './seed.js';
-import { redirectUriSchema } from './seed.js';
+import { purchasedGames, redirectUriSchema } from './seed.js';
 
 /** How long the consent page's form stays valid. */
 export const AUTHORIZATION_REQUEST_LIFETIME_MS = 10 * 60 * 1000;
@@ -100,6 +100,18 @@ export class EmulatorStore {
     return this.jwts.find((record) => record.token === token);
   }
 
+  /**
+   * The game at `https://<user>.itch.io/<slug>`, named `user/slug` as butler and wharf/latest
+   * name it (case-insensitive).
+   */
+  gameByTarget(target: string): GameRecord | undefined {
+    const wanted = target.toLowerCase();
+    return this.games.find((game) => {
+      const match = /^https?:\/\/([^./]+)\.itch\.io\/([^/?#]+)\/?$/i.exec(game.url);
+      return match !== null && `${match[1]}/${match[2]}`.toLowerCase() === wanted;
+    });
+  }
+
   /** Whether the user uploaded the game or has edit access to it. */
   canEdit(userId: number, game: GameRecord): boolean {
     return game.user_id === userId || game.editor_ids.includes(userId);
@@ -136,7 +148,7 @@ export class EmulatorStore {
     const byUserEmails = who.userId === undefined ? new Set<string>() : this.verifiedEmails(who.userId);
     const linked = who.email === undefined ? new Set<string>() : this.linkedEmails(who.email);
     return this.purchases.filter((purchase) => {
-      if (purchase.game_id !== gameId || purchase.status !== 'complete') return false;
+      if (!purchasedGames(purchase).includes(gameId) || purchase.status !== 'complete') return false;
       const address = normaliseEmail(purchase.email);
       const byUser = who.userId !== undefined && (purchase.user_id === who.userId || byUserEmails.has(address));
       return byUser || linked.has(address);
@@ -145,7 +157,7 @@ export class EmulatorStore {
 
   /** Completed purchases of a game, for its counters. */
   completedPurchaseCount(gameId: number): number {
-    return this.purchases.filter((purchase) => purchase.game_id === gameId && purchase.status === 'complete').length;
+    return this.purchases.filter((purchase) => purchasedGames(purchase).includes(gameId) && purchase.status === 'complete').length;
   }
 
   /** The download key a purchase produced, if any. */
