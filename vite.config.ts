@@ -36,7 +36,7 @@ export default defineConfig(({ mode }): UserConfig => {
         formats: ['es'],
       },
       rollupOptions: {
-        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^node:/, /^vite$/, /^open$/],
+        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^unstorage($|\/)/, /^lru-cache$/, /^node:/, /^vite$/, /^open$/],
       },
     },
   };

@@ -308,7 +308,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     }
     let result: DesktopLoginResult;
     try {
-      result = await verifyAccessToken(callback.accessToken, { baseUrl: options.baseUrl, apiBaseUrl: options.apiBaseUrl, signal });
+      result = await verifyAccessToken(callback.accessToken, { apiBaseUrl: options.apiBaseUrl, signal });
     } catch (error) {
       await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close' });
       return finish({ ok: false, error });

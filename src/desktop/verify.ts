@@ -1,5 +1,5 @@
 import { ItchOAuthError } from '../core/errors.js';
-import { createItchClient, type ItchClientOptions } from '../server/client.js';
+import { createItchClient } from '../server/client.js';
 import { ItchApiError } from '../server/errors.js';
 
 /** What a desktop login resolves to: the access token and the scopes itch.io says it carries. */
@@ -10,9 +10,8 @@ export interface DesktopLoginResult {
   scopes: string[];
 }
 
-/** Where the key is checked: the site and the OAuth API of itch.io (or of the emulator). */
+/** Where the key is checked: itch.io's OAuth API (or the emulator's `apiUrl`). */
 export interface VerifyOptions {
-  baseUrl?: string | undefined;
   apiBaseUrl?: string | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -33,12 +32,15 @@ export async function verifyAccessToken(key: string, options: VerifyOptions): Pr
   if (!TOKEN_CHARS.test(accessToken)) {
     throw new ItchOAuthError('backend_rejected', 'that is not an itch.io key: copy the whole key shown on the itch.io page');
   }
-  const clientOptions: ItchClientOptions = { credential: { type: 'oauth', accessToken } };
-  if (options.baseUrl !== undefined) clientOptions.baseUrl = options.baseUrl;
-  // TODO(merge main): ItchClientOptions gains apiBaseUrl (issue 11); drop the cast then.
-  if (options.apiBaseUrl !== undefined) (clientOptions as { apiBaseUrl?: string }).apiBaseUrl = options.apiBaseUrl;
+  // credentials/info lives on the OAuth API (apiBaseUrl); the site's baseUrl is not needed here.
+  let client;
   try {
-    const info = await createItchClient(clientOptions).credentialsInfo({ signal: options.signal });
+    client = createItchClient({ apiBaseUrl: options.apiBaseUrl, credential: { type: 'oauth', accessToken } });
+  } catch (error) {
+    throw Object.assign(new ItchOAuthError('config_invalid', (error as Error).message), { cause: error });
+  }
+  try {
+    const info = await client.credentialsInfo({ signal: options.signal });
     return { accessToken, scopes: [...info.scopes] };
   } catch (error) {
     if (error instanceof ItchApiError && error.code === 'aborted') throw options.signal?.reason ?? error;

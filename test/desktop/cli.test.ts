@@ -49,7 +49,7 @@ async function printedUrl(run: CliRun): Promise<string> {
   throw new Error(`no URL printed:\n${run.output.stderr}`);
 }
 
-const base = (redirectUri: string): string[] => ['--client-id', C.clients.demo.clientId, '--redirect-uri', redirectUri, '--base-url', emulator.url, '--no-browser'];
+const base = (redirectUri: string): string[] => ['--client-id', C.clients.demo.clientId, '--redirect-uri', redirectUri, '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser'];
 
 describe('itch-oauth-widget login', () => {
   it('loopback: the token alone on stdout, progress on stderr, exit 0, port released', async () => {
@@ -66,14 +66,14 @@ describe('itch-oauth-widget login', () => {
     assert.match(run.output.stdout, /^[0-9a-f]{40}\n$/);
     const token = run.output.stdout.trim();
     assert.ok(!run.output.stderr.includes(token), 'the token is never on stderr');
-    const profile = await fetch(`${emulator.url}/api/profile`, { headers: { authorization: `Bearer ${token}` } });
+    const profile = await fetch(`${emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(((await profile.json()) as { user: { id: number } }).user.id, C.users.otherDeveloper);
     await assertPortFree(port);
     await page.close();
   });
 
   it('--oob: prompts for the key on the terminal and checks it', async () => {
-    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--no-browser']);
+    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser']);
     const url = await printedUrl(run);
     assert.equal(new URL(url).searchParams.get('redirect_uri'), 'urn:ietf:wg:oauth:2.0:oob');
     const page = await browser.newPage();
@@ -87,7 +87,7 @@ describe('itch-oauth-widget login', () => {
   });
 
   it('--oob with an unknown key: nothing on stdout, exit 1', async () => {
-    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--no-browser']);
+    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser']);
     await printedUrl(run);
     run.child.stdin.end(`${'f'.repeat(40)}\n`);
     assert.equal(await run.exit, 1);

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { ItchOAuthError, loginWithLoopback, type LoopbackLoginOptions } from '../../src/desktop/index.js';
-import { createItchClient } from '../../src/server/client.js';
 import {
   assertPortFree,
   browserOpener,
@@ -57,14 +56,14 @@ async function registeredUri(path = '/itch-callback'): Promise<{ redirectUri: st
 
 function start(redirectUri: string, extra: Partial<LoopbackLoginOptions> = {}, server = emulator) {
   const { openBrowser, opened } = browserOpener();
-  const login = loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, baseUrl: server.url, openBrowser, ...extra });
+  const login = loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, baseUrl: server.url, apiBaseUrl: server.apiUrl, openBrowser, ...extra });
   // Keep an early rejection from counting as unhandled before the test awaits it.
   login.catch(() => undefined);
   return { login, opened };
 }
 
 async function whoOwns(token: string): Promise<number> {
-  const response = await fetch(`${emulator.url}/api/profile`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(response.status, 200);
   return ((await response.json()) as { user: { id: number } }).user.id;
 }
@@ -289,6 +288,5 @@ describe('loginWithLoopback', () => {
     await assertPortFree(port);
     // The state was used once: a replay finds nobody listening.
     await assert.rejects(rawRequest(port, { path: '/itch-callback' }), /ECONNREFUSED/);
-    void createItchClient;
   });
 });
