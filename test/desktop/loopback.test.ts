@@ -2,6 +2,8 @@
 // user's system browser, and the listener is the real one on 127.0.0.1.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { ItchOAuthError, loginWithLoopback, type LoopbackLoginOptions } from '../../src/desktop/index.js';
 import {
@@ -210,6 +212,19 @@ describe('loginWithLoopback', () => {
     assert.equal((await post({ ...json, origin }, '/itch-callback?x=1')).status, 404);
     assert.equal((await rawRequest(port, { path: '/', headers: {} })).status, 404);
     assert.equal((await rawRequest(port, { path: '/itch-callback', method: 'PUT' })).status, 405);
+
+    // Loopback only: not reachable on this machine's other addresses (when it has any).
+    for (const address of Object.values(networkInterfaces()).flat()) {
+      if (address === undefined || address.internal || address.family !== 'IPv4') continue;
+      await assert.rejects(
+        new Promise((resolve, reject) => {
+          const socket = connect(port, address.address).once('error', reject);
+          socket.once('connect', () => resolve(socket.destroy()));
+        }),
+        /ECONNREFUSED/,
+        `listening on ${address.address}`,
+      );
+    }
 
     // None of it ended the login: it is still listening, until aborted.
     assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200);
