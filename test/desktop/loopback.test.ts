@@ -129,6 +129,20 @@ describe('loginWithLoopback', () => {
     await assertPortFree(port);
   });
 
+  it('localhost: listens on both loopback families, and lets both go', async () => {
+    const port = await freePort();
+    const redirectUri = `http://localhost:${port}/cb`;
+    emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+    const { login, opened } = start(redirectUri);
+    const url = await opened;
+    for (const host of ['127.0.0.1', '::1']) await assert.rejects(assertPortFree(port, host), /EADDRINUSE/, host);
+    await decide(page, url, 'Approve');
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    await login;
+    await assertPortFree(port, '127.0.0.1');
+    await assertPortFree(port, '::1');
+  });
+
   it('Deny on itch.io sends nothing back: the login ends with a timeout that says so', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri, { timeoutMs: 1500 });
