@@ -188,20 +188,42 @@ describe('loginWithLoopback', () => {
     await assertPortFree(port);
   });
 
-  it('refuses a foreign Host (DNS rebinding), a foreign Origin, other paths and methods; the login goes on', async () => {
+  /**
+   * A login waiting for its answer, with a token and this login's real state in hand: what an
+   * attacker would need to deliver. `end()` aborts it and proves the refusals did not end it.
+   */
+  async function pendingLogin() {
     const { redirectUri, port } = await registeredUri();
     const controller = new AbortController();
     const { login, opened } = start(redirectUri, { signal: controller.signal });
     const state = new URL(await opened).searchParams.get('state') ?? '';
     const token = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
     const fragment = `access_token=${token}&state=${state}`;
-    const origin = `http://127.0.0.1:${port}`;
-    const json = { 'content-type': 'application/json' };
+    const post = (headers: Record<string, string>, path = '/itch-callback') =>
+      rawRequest(port, { path, method: 'POST', headers, body: JSON.stringify({ fragment }) });
+    const end = async (): Promise<void> => {
+      assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200, 'still listening');
+      controller.abort(new Error('test over'));
+      await assert.rejects(login, /test over/);
+      await assertPortFree(port);
+    };
+    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end };
+  }
+  const json = { 'content-type': 'application/json' };
 
-    // In the browser: rebind.example resolves to 127.0.0.1 (see CHROMIUM_ARGS), as a rebinding attack makes it.
+  it('refuses a foreign Host: DNS rebinding in the browser, and raw', async () => {
+    const { port, origin, fragment, post, end } = await pendingLogin();
+    // rebind.example resolves to 127.0.0.1 in this Chromium (see CHROMIUM_ARGS), as a rebinding attack makes it.
     const rebound = await page.goto(`http://rebind.example:${port}/itch-callback#${fragment}`);
     assert.equal(rebound?.status(), 421);
-    // A page of another site (the emulator's origin) POSTs the right state across origins.
+    assert.equal((await rawRequest(port, { path: '/itch-callback', headers: { host: `evil.example:${port}` } })).status, 421);
+    assert.equal((await post({ ...json, host: `localhost:${port}`, origin })).status, 421);
+    await end();
+  });
+
+  it('refuses a POST from another origin, without an Origin, or not JSON', async () => {
+    const { redirectUri, origin, fragment, post, end } = await pendingLogin();
+    // A page of another site (here the emulator's origin) POSTs the right state across origins.
     await page.goto(`${emulator.url}/`);
     const crossSite = await page.evaluate(
       async ([target, body]) =>
@@ -212,39 +234,42 @@ describe('loginWithLoopback', () => {
       [redirectUri, JSON.stringify({ fragment })],
     );
     assert.equal(crossSite, 'blocked');
-
     // Raw requests, with headers no page can choose.
-    assert.equal((await rawRequest(port, { path: '/itch-callback', headers: { host: `evil.example:${port}` } })).status, 421);
-    const post = (headers: Record<string, string>, path = '/itch-callback') =>
-      rawRequest(port, { path, method: 'POST', headers, body: JSON.stringify({ fragment }) });
-    assert.equal((await post({ ...json, host: `localhost:${port}`, origin })).status, 421);
     assert.equal((await post({ ...json, origin: emulator.url })).status, 403);
     assert.equal((await post({ ...json, origin: 'null' })).status, 403);
     assert.equal((await post(json)).status, 403, 'no Origin');
     assert.equal((await post({ 'content-type': 'text/plain', origin })).status, 415);
+    await end();
+  });
+
+  it('answers only its own path, with GET and POST', async () => {
+    const { port, origin, post, end } = await pendingLogin();
     assert.equal((await post({ ...json, origin }, '/other')).status, 404);
     assert.equal((await post({ ...json, origin }, '/itch-callback?x=1')).status, 404);
-    assert.equal((await rawRequest(port, { path: '/', headers: {} })).status, 404);
+    assert.equal((await post({ ...json, origin }, '/itch-callback/')).status, 404);
+    assert.equal((await rawRequest(port, { path: '/' })).status, 404);
     assert.equal((await rawRequest(port, { path: '/itch-callback', method: 'PUT' })).status, 405);
+    assert.equal((await rawRequest(port, { path: '/itch-callback', method: 'OPTIONS', headers: { origin: emulator.url } })).status, 403);
+    await end();
+  });
 
-    // Loopback only: not reachable on this machine's other addresses (when it has any).
-    for (const address of Object.values(networkInterfaces()).flat()) {
-      if (address === undefined || address.internal || address.family !== 'IPv4') continue;
+  it('listens on loopback only: not reachable on the machine\'s other addresses', async (t) => {
+    const { port, end } = await pendingLogin();
+    const addresses = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4');
+    for (const address of addresses) {
       await assert.rejects(
         new Promise((resolve, reject) => {
-          const socket = connect(port, address.address).once('error', reject);
+          const socket = connect(port, address!.address).once('error', reject);
           socket.once('connect', () => resolve(socket.destroy()));
         }),
         /ECONNREFUSED/,
-        `listening on ${address.address}`,
+        `listening on ${address!.address}`,
       );
     }
-
-    // None of it ended the login: it is still listening, until aborted.
-    assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200);
-    controller.abort(new Error('test over'));
-    await assert.rejects(login, /test over/);
-    await assertPortFree(port);
+    if (addresses.length === 0) t.diagnostic('this machine has no other IPv4 address to try');
+    await end();
   });
 
   it('abort stops listening and rejects with the reason', async () => {
