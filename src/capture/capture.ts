@@ -87,8 +87,9 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
             referrerPolicy: 'no-referrer',
           });
           if (answer.ok) {
-            // The opener collects the login from the backend: this window is done.
-            if (popup) return close();
+            // The opener collects the login from the backend: this window is done (if a script
+            // opened it; else it shows the success like a redirect login's callback).
+            if (popup) close();
             // An empty or non-JSON body is a success without a response.
             const response: unknown = await answer.json().catch(() => null);
             return finish(undefined, response, noRedirect || target.origin != origin ? cleanUrl : target.href);
