@@ -27,19 +27,25 @@ export interface LoginSettings {
   clientId: string;
   redirectUri: string;
   baseUrl: string;
+  /** Origin of the framed browser game (`%GAME_URL%`). */
+  gameUrl?: string | undefined;
+  /** The token endpoint as the game reaches it (`%GAME_BACKEND%`). */
+  gameBackend?: string | undefined;
 }
 
 const escapeAttribute = (value: string): string =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Fills the `%ITCH_…%` placeholders of a page (escaped: they sit in attribute values). */
+/** Fills the `%ITCH_…%` and `%GAME_…%` placeholders of a page (escaped: they sit in attribute values). */
 export function fillLoginSettings(html: string, login: LoginSettings): string {
   const values: Record<string, string> = {
     ITCH_CLIENT_ID: login.clientId,
     ITCH_REDIRECT_URI: login.redirectUri,
     ITCH_BASE_URL: login.baseUrl,
+    GAME_URL: login.gameUrl ?? '',
+    GAME_BACKEND: login.gameBackend ?? '',
   };
-  return html.replace(/%(ITCH_[A-Z_]+)%/g, (text, name: string) => (name in values ? escapeAttribute(values[name]!) : text));
+  return html.replace(/%((?:ITCH|GAME)_[A-Z_]+)%/g, (text, name: string) => (name in values ? escapeAttribute(values[name]!) : text));
 }
 
 /**
