@@ -50,7 +50,8 @@ export function fillLoginSettings(html: string, login: LoginSettings): string {
 
 /**
  * Headers of the callback page: its URL carries the token for an instant, so no referrer, no cache,
- * no framing; and only the inlined capture and the site's own scripts may run.
+ * no framing, no opener that could read its address (a same-origin page that opened it as a
+ * login popup); and only the inlined capture and the site's own scripts may run.
  */
 export function callbackPageHeaders(captureCspHash: string): Record<string, string> {
   return {
@@ -59,6 +60,7 @@ export function callbackPageHeaders(captureCspHash: string): Record<string, stri
     'Cache-Control': 'no-store',
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Opener-Policy': 'same-origin',
     'Content-Security-Policy': `script-src 'self' ${captureCspHash}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
   };
 }
