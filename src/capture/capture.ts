@@ -13,7 +13,8 @@ export interface CaptureOptions {
   noRedirect?: boolean | undefined;
   /**
    * Text of the capture's own view while the token is delivered (the contract's `data-pending`).
-   * Default "Signing you in…".
+   * Default "Signing you in…". Shown when the capture runs as a parser-blocking classic script;
+   * run any other way, it stops the document, which then paints nothing.
    */
   pending?: string | undefined;
 }
@@ -32,19 +33,20 @@ const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[
 
 /**
  * Reads and clears the implicit-flow response from the address, synchronously, before any other
- * script of the page can run, and then makes sure none ever does: the document is stopped
- * (`window.stop()`), so no later script of it executes. The state is checked and consumed, the
- * token POSTed once to the backend, and the user continues in a clean document: the flow's
- * `return-to` on success, else the callback address without the fragment, where
- * `<itch-oauth-callback>` shows the outcome (see `CaptureOutcome`). The token lives only in
- * this closure.
+ * script of the page can run, and then makes sure none ever does: run as a parser-blocking
+ * classic script (first in `<head>`), it turns the rest of the markup into inert text and shows
+ * its pending view (`pending`, default "Signing you in…"); run any other way, it stops the
+ * document (`window.stop()`). The state is checked and consumed, the token POSTed once to the
+ * backend, and the user continues in a clean document: the flow's `return-to` on success, else
+ * the callback address without the fragment, where `<itch-oauth-callback>` shows the outcome (see
+ * `CaptureOutcome`). The token lives only in this closure.
  *
  * Does nothing when the fragment is not an implicit-flow response, so also on a second call: the
  * first cleared the fragment. (Nothing is returned: after a capture no later script runs anyway.)
- * Size matters here (budget: 1 KiB gzip): the outcome carries error codes as numbers, and
+ * Size matters here (budget: 1,152 B gzip): the outcome carries error codes as numbers, and
  * `<itch-oauth-callback>` puts them in words.
  *
- * @see ../shared/spec/itch-api.md section 5.3, security rule 3
+ * @see https://itch.io/docs/api/oauth
  */
 export function captureCallback({ backend, noRedirect, pending = 'Signing you in\u2026' }: CaptureOptions = {}): void {
   const { hash, href, origin } = location;
