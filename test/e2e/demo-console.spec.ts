@@ -77,3 +77,28 @@ test('the console stays clean when the player denies and starts again', async ({
   await page.waitForLoadState('load');
   expect(problems).toEqual([]);
 });
+
+test('while the backend checks the token, the callback shows "Signing you in…" in the site\'s dark scheme', async ({ page }) => {
+  const problems = collectConsoleErrors(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  // A slow backend: the POST is held for 2 s on its way.
+  let posted = false;
+  await page.route(`${demo.url}/auth/itch`, async (route) => {
+    posted = true;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await route.continue();
+  });
+  await page.goto(`${demo.url}/`);
+  await page.locator('.hero').getByRole('button', { name: 'Log in with itch.io' }).click();
+  await page.waitForURL(`${demo.emulator!.url}/user/oauth?**`);
+  await page.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('status')).toHaveText('Signing you in…');
+  expect(posted).toBe(true);
+  await page.screenshot({ timeout: 2_000 });
+  expect(await page.getByRole('status').evaluate((view) => getComputedStyle(view).color)).toBe('rgb(255, 255, 255)');
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mossy Pine');
+  await page.waitForLoadState('load');
+  expect(problems).toEqual([]);
+});
