@@ -96,7 +96,11 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
 
   const deliver = async () => {
     try {
-      flow = takeFlow([sessionStorage, localStorage], (params as CallbackParams).state);
+      const { state } = params as CallbackParams;
+      // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
+      // is not this one); the backend checks the state, and only the opener can collect.
+      const popup = state?.startsWith('p.');
+      if (!popup) flow = takeFlow([sessionStorage, localStorage], state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
       if ((params as number) > 0) return finish(INVALID_RESPONSE);
       if ((flow as number) > 0) return finish(flow as number);
@@ -108,7 +112,7 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
       const { href: url, origin: backendOrigin } = new URL(backend!, cleanUrl);
       if (!backend || (backendOrigin != origin && !CROSS_ORIGIN_BACKEND.test(url))) return finish(CONFIG_INVALID);
       // The button stored a checked return-to; a tampered one still never leaves the origin.
-      const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
+      const target = new URL((flow as FlowRecord).returnTo ?? '', cleanUrl);
 
       let status = 0;
       // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
@@ -117,11 +121,14 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
           const answer = await fetch(url, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ access_token: token }),
+            body: JSON.stringify(popup ? { access_token: token, state } : { access_token: token }),
             redirect: 'error',
             referrerPolicy: 'no-referrer',
           });
           if (answer.ok) {
+            // The opener collects the login from the backend: this window is done (if a script
+            // opened it; else it shows the success like a redirect login's callback).
+            if (popup) close();
             // An empty or non-JSON body is a success without a response.
             const response: unknown = await answer.json().catch(() => null);
             return finish(undefined, response, noRedirect || target.origin != origin ? cleanUrl : target.href);
