@@ -145,3 +145,32 @@ test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
   });
 });
+
+test('the browser game framed from another site logs in through a popup, shows the player and saves progress', async ({ page, context }) => {
+  expect(new URL(demo.gameUrl).hostname).toBe('localhost');
+  await page.goto(`${demo.url}/#play`);
+  const game = page.frameLocator('iframe.game-frame');
+  await game.getByRole('button', { name: 'Catch a falling star' }).click();
+  await game.getByRole('button', { name: 'Catch a falling star' }).click();
+
+  const popupOpened = context.waitForEvent('page');
+  await game.getByRole('button', { name: 'Log in to save' }).click();
+  const popup = await popupOpened;
+  await expect(popup.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await popup.getByRole('button', { name: 'Approve' }).click();
+
+  await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  await game.getByRole('button', { name: 'Save progress' }).click();
+  await expect(game.getByRole('status')).toHaveText('Saved: 2 stars.');
+
+  // The same player on a fresh visit finds the stars again after logging in.
+  await page.reload();
+  const again = context.waitForEvent('page');
+  await page.frameLocator('iframe.game-frame').getByRole('button', { name: 'Log in to save' }).click();
+  const second = await again;
+  await second.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await second.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', { timeout: 15_000 });
+});

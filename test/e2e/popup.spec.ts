@@ -146,7 +146,7 @@ test('closing the popup ends the login with popup_closed within seconds, and not
   await popup.close();
   await expect(game.locator('#result')).toContainText('popup_closed', { timeout: 10_000 });
   console.log(`popup closed to popup_closed: ${Date.now() - closedAt} ms`);
-  expect(Date.now() - closedAt).toBeLessThan(7000);
+  expect(Date.now() - closedAt).toBeLessThan(6000);
   expect(world.logins).toHaveLength(0);
 });
 
