@@ -1,7 +1,8 @@
 // A newcomer opening the browser console on the demo sees nothing red: every console message of
 // type error or warning, and every uncaught error, during the normal flows (browsing signed out,
 // logging in through the emulator's consent page, the account page, logging out, denying, opening
-// the callback page by hand) fails this test, on the site and on the emulator's pages alike.
+// the callback page by hand, the framed game's popup login) fails this test, on the site, the
+// game and the emulator's pages alike.
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
@@ -25,7 +26,12 @@ function collectConsoleErrors(page: Page): string[] {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(describe(message));
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed request: ${request.url()} ${request.failure()?.errorText}`));
+  // A request that failed (a host that does not resolve, a refused connection), not one cancelled
+  // because its page went away (ERR_ABORTED: the console does not show those).
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText ?? '';
+    if (error !== 'net::ERR_ABORTED') problems.push(`failed request: ${request.url()} ${error}`);
+  });
   return problems;
 }
 
@@ -101,4 +107,22 @@ test('while the backend checks the token, the callback shows "Signing you in…"
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mossy Pine');
   await page.waitForLoadState('load');
   expect(problems).toEqual([]);
+});
+
+test('the console stays clean when the framed game logs in through a popup and saves', async ({ page, context }) => {
+  const problems = collectConsoleErrors(page);
+  await page.goto(`${demo.url}/#play`);
+  const game = page.frameLocator('iframe.game-frame');
+  await game.getByRole('button', { name: 'Catch a falling star' }).click();
+  const popupOpened = context.waitForEvent('page');
+  await game.getByRole('button', { name: 'Log in to save' }).click();
+  const popup = await popupOpened;
+  // The popup's own console: the consent page, then the callback page with the pending view.
+  const popupProblems = collectConsoleErrors(popup);
+  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await popup.getByRole('button', { name: 'Approve' }).click();
+  await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
+  await game.getByRole('button', { name: 'Save progress' }).click();
+  await expect(game.getByRole('status')).toHaveText('Saved: 1 stars.');
+  expect([...problems, ...popupProblems]).toEqual([]);
 });
