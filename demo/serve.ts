@@ -16,6 +16,11 @@ import { BACKEND_PATHS, createDemoBackend } from './server/backend.js';
 import { demoPlugin, fillLoginSettings, type LoginSettings } from './server/plugin.js';
 
 const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * Lit's production build even in Vite's dev server: its development build warns "Lit is in dev
+ * mode" in every page's console, and the demo's console stays clean.
+ */
+const RESOLVE = { conditions: ['module', 'browser', 'production'] };
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CALLBACK_PATH = '/callback.html';
 /** The capture's `data-backend`. */
@@ -127,6 +132,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       configFile: false,
       root: fileURLToPath(new URL('./game/', import.meta.url)),
       appType: 'mpa',
+      resolve: RESOLVE,
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
       server: { host: '127.0.0.1', port: 0, fs: { allow: [PACKAGE_ROOT] }, cors: false, allowedHosts: ['localhost'] },
@@ -146,6 +152,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
+      avatars: itch !== undefined,
     });
     const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
 
@@ -153,6 +160,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       configFile: false,
       root: DEMO_ROOT,
       appType: 'mpa',
+      resolve: RESOLVE,
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
       server: {

@@ -44,6 +44,11 @@ export interface DemoBackendOptions {
   /** Origins that may POST the token, when the public origin differs from the request's own. */
   allowedOrigins?: readonly string[] | undefined;
   /**
+   * Pass the players' itch.io avatar addresses on to the pages. Off with the emulator, whose
+   * avatar addresses point nowhere (the pages show a monogram instead of a failed image).
+   */
+  avatars?: boolean | undefined;
+  /**
    * The origin of the browser game, framed on the site from another site (as itch.io frames
    * HTML5 games from itch.zone): it logs in through a popup and gets a session token, not a
    * cookie (a cookie set for the site is third-party in the frame), and saves progress with it.
@@ -58,7 +63,8 @@ interface GameSession {
 }
 
 /**
- * `POST /auth/itch` (the capture's `data-backend`), `GET /api/session`, `POST /logout`.
+ * `POST /auth/itch` (the capture's `data-backend`), `GET /api/session` (204 No Content when nobody
+ * is signed in: not an error, so the pages' probe leaves the browser console clean), `POST /logout`.
  * Sessions live in memory: restarting the demo signs everyone out.
  */
 export function createDemoBackend(options: DemoBackendOptions): Hono {
@@ -141,8 +147,13 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
 
   app.get('/api/session', (c) => {
     const session = sessionOf(c);
-    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
-    const info: SessionInfo = { user: session.user, scopes: session.scopes, signedInAt: new Date(session.createdAt).toISOString() };
+    if (session === undefined) return c.body(null, 204);
+    const { cover_url: avatar, ...user } = session.user;
+    const info: SessionInfo = {
+      user: options.avatars === true && avatar !== undefined ? { ...user, cover_url: avatar } : user,
+      scopes: session.scopes,
+      signedInAt: new Date(session.createdAt).toISOString(),
+    };
     return c.json(info);
   });
 

@@ -65,6 +65,9 @@ export function callbackPageHeaders(captureCspHash: string): Record<string, stri
   };
 }
 
+/** The site is light and dark (callback.html declares it too, after the capture). */
+export const COLOR_SCHEME = '<meta name="color-scheme" content="light dark">';
+
 export function demoPlugin(options: DemoPluginOptions): Plugin {
   const paths = new Set<string>(BACKEND_PATHS);
   // overrideGlobalObjects: false leaves the process's global Request and Response alone.
@@ -101,6 +104,9 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
         // Vite's own HTML middleware would answer with its Cache-Control; this page gets ours.
         readFile(options.callbackFile, 'utf8')
           .then((html) => server.transformIndexHtml(req.url ?? pathname, html, req.originalUrl))
+          // The capture's pending view follows a color-scheme declared before it (nothing after
+          // the capture is parsed while the token is delivered), so this one goes first.
+          .then((html) => html.replace('<head>', `<head>\n${COLOR_SCHEME}`))
           .then((html) => {
             res.writeHead(200, headers);
             res.end(req.method === 'HEAD' ? undefined : html);
