@@ -14,8 +14,8 @@ import { styles } from './itch-login-button.styles.js';
  *
  * @tag itch-login-button
  * @summary Starts a login with itch.io.
- * @fires itch-login-start - Clicked, before navigating; cancelable. `detail: { url }`.
- * @fires itch-login-error - The configuration is invalid. `detail: { code: 'config_invalid', message }`.
+ * @fires {CustomEvent<ItchLoginStartDetail>} itch-login-start - Clicked, before navigating; cancelable (`preventDefault()` stays on the page). `detail.url` is the itch.io authorization address.
+ * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The configuration is invalid: `detail.code` is `config_invalid`, `detail.message` says why.
  * @slot - The label. Default "Log in with itch.io".
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
@@ -42,7 +42,10 @@ export class ItchLoginButton extends LitElement {
   /** Where itch.io lives (http(s), may carry a path prefix). */
   @property({ attribute: 'base-url' }) baseUrl = DEFAULT_BASE_URL;
 
-  /** `redirect` (or `popup`, not available in this version). Default `redirect`. */
+  /**
+   * `redirect` (or `popup`, not available in this version). Default `redirect`.
+   * @type {'redirect' | 'popup' | undefined}
+   */
   @property() mode: FlowMode | undefined;
 
   /** Same-origin path+query to return to after the login. Default: the current path+query. */
