@@ -61,22 +61,56 @@ function install(tarball) {
 const requireFixture = createRequire(path.join(fixtures, 'package.json'));
 const bin = (pkg, file) => path.join(path.dirname(requireFixture.resolve(`${pkg}/package.json`)), file);
 
-/** A checker run: exits 0 when the app compiles (with its expect-error lines failing as expected). */
+/**
+ * The checkers, run in test/frameworks/. React (tsc) and Vue (vue-tsc) mark their mistakes with
+ * the checker's own expect-error comments and must pass. Svelte and Angular have none for markup:
+ * their `mistakes` file marks each mistake with an "expect-error" comment on the line before, and
+ * the check passes when exactly those lines have errors.
+ */
 const checks = {
-  react: [bin('typescript', 'bin/tsc'), '-p', 'react/tsconfig.json'],
-  vue: [bin('vue-tsc', 'bin/vue-tsc.js'), '-p', 'vue/tsconfig.json'],
-  svelte: [bin('svelte-check', 'bin/svelte-check'), '--workspace', 'svelte', '--tsconfig', 'svelte/tsconfig.json', '--fail-on-warnings', '--output', 'human'],
-  angular: [bin('@angular/compiler-cli', 'bundles/src/bin/ngc.js'), '-p', 'angular/tsconfig.json'],
+  react: { args: [bin('typescript', 'bin/tsc'), '-p', 'react/tsconfig.json', '--pretty', 'false'] },
+  vue: { args: [bin('vue-tsc', 'bin/vue-tsc.js'), '-p', 'vue/tsconfig.json', '--pretty', 'false'] },
+  svelte: {
+    args: [bin('svelte-check', 'bin/svelte-check'), '--workspace', 'svelte', '--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'machine'],
+    mistakes: 'svelte/src/Mistakes.svelte',
+  },
+  angular: { args: [bin('@angular/compiler-cli', 'bundles/src/bin/ngc.js'), '-p', 'angular/tsconfig.json'], mistakes: 'angular/src/mistakes.component.ts' },
 };
 
-function check(name, args) {
+/** `file:line` of every error or warning the checker printed, relative to test/frameworks/. */
+function problems(name, output) {
+  const found = new Set();
+  output = output.replace(/\x1b\[[0-9;]*m/g, '');
+  // ngc: src/x.ts:12:66 - error TS2339: …
+  for (const match of output.matchAll(/^(\S+?):(\d+):\d+ - error/gm)) found.add(`${path.join(name, match[1])}:${match[2]}`);
+  for (const match of output.matchAll(/^(\S[^(\n]*?)\((\d+),\d+\): error/gm)) found.add(`${path.join(name === 'angular' ? name : '', match[1])}:${match[2]}`);
+  for (const match of output.matchAll(/^\d+ (?:ERROR|WARNING) "(.+?)" (\d+):\d+/gm)) found.add(`${path.join(name, match[1])}:${match[2]}`);
+  return found;
+}
+
+/** The lines that must have an error: the one after each "expect-error" comment. */
+function expectedMistakes(file) {
+  if (!file) return new Set();
+  const lines = readFileSync(path.join(fixtures, file), 'utf8').split('\n');
+  return new Set(lines.flatMap((line, index) => (/<!-- expect-error\b/.test(line) ? [`${path.normalize(file)}:${index + 2}`] : [])));
+}
+
+function check(name, { args, mistakes }) {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: fixtures, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: fixtures, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('close', (code) => resolve({ name, ok: code === 0, output, seconds: (performance.now() - t0) / 1000 }));
+    child.on('close', (code) => {
+      const expected = expectedMistakes(mistakes);
+      const found = problems(name, output);
+      const unexpected = [...found].filter((at) => !expected.has(at));
+      const missed = [...expected].filter((at) => !found.has(at));
+      const ok = (code === 0 || expected.size > 0) && unexpected.length === 0 && missed.length === 0 && (code !== 0) === expected.size > 0;
+      const notes = missed.map((at) => `${at}: a mistake the types did not reject`);
+      resolve({ name, ok, output: [...notes, output.trim()].join('\n'), seconds: (performance.now() - t0) / 1000, rejected: expected.size });
+    });
   });
 }
 
@@ -87,8 +121,8 @@ async function main() {
   const names = only.length ? only : Object.keys(checks);
   const results = await Promise.all(names.map((name) => check(name, checks[name])));
   let failed = 0;
-  for (const { name, ok, output, seconds } of results) {
-    console.log(`${ok ? 'ok' : 'FAILED'} ${name} type check (${seconds.toFixed(1)} s)`);
+  for (const { name, ok, output, seconds, rejected } of results) {
+    console.log(`${ok ? 'ok' : 'FAILED'} ${name} type check (${seconds.toFixed(1)} s)${rejected ? `, ${rejected} mistakes rejected` : ''}`);
     if (!ok) {
       failed++;
       console.log(output.trim());
