@@ -4,6 +4,6 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch' })],
+  plugins: [react(), itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', noRedirect: true })],
   build: { outDir: '../dist/react', emptyOutDir: true, rollupOptions: { input: ['index.html', 'callback.html'] } },
 });

@@ -7,7 +7,7 @@ export default defineConfig({
   plugins: [
     // <itch-…> are custom elements, not Vue components.
     vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('itch-') } } }),
-    itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch' }),
+    itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', noRedirect: true }),
   ],
   build: { outDir: '../dist/vue', emptyOutDir: true, rollupOptions: { input: ['index.html', 'callback.html'] } },
 });
