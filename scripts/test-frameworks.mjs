@@ -1,4 +1,4 @@
-// Type-checks the React 19, Vue 3, Svelte 5 and Angular fixture apps in test/frameworks/ against
+// Type-checks the plain TypeScript, React 19, Vue 3, Svelte 5 and Angular fixture apps in test/frameworks/ against
 // the package as users get it: the `npm pack` tarball of the current build (run `npm run build`
 // first). One install for all four (test/frameworks/package.json), reused while its lockfile and
 // the tarball are unchanged. `--build` also builds the React and Vue apps with Vite (for e2e).
@@ -62,12 +62,13 @@ const requireFixture = createRequire(path.join(fixtures, 'package.json'));
 const bin = (pkg, file) => path.join(path.dirname(requireFixture.resolve(`${pkg}/package.json`)), file);
 
 /**
- * The checkers, run in test/frameworks/. React (tsc) and Vue (vue-tsc) mark their mistakes with
+ * The checkers, run in test/frameworks/. Plain TS and React (tsc) and Vue (vue-tsc) mark their mistakes with
  * the checker's own expect-error comments and must pass. Svelte and Angular have none for markup:
  * their `mistakes` file marks each mistake with an "expect-error" comment on the line before, and
  * the check passes when exactly those lines have errors.
  */
 const checks = {
+  plain: { args: [bin('typescript', 'bin/tsc'), '-p', 'plain/tsconfig.json', '--pretty', 'false'] },
   react: { args: [bin('typescript', 'bin/tsc'), '-p', 'react/tsconfig.json', '--pretty', 'false'] },
   vue: { args: [bin('vue-tsc', 'bin/vue-tsc.js'), '-p', 'vue/tsconfig.json', '--pretty', 'false'] },
   svelte: {
