@@ -1,8 +1,10 @@
 // Mistakes the types must reject. Angular templates have no expect-error comment, so
 // scripts/test-frameworks.mjs requires an error on the line after each "expect-error" and no other.
 // (With CUSTOM_ELEMENTS_SCHEMA Angular checks no attribute or property of a custom element, so an
-// unknown attribute or a wrong `mode` cannot be caught here; the events are typed.)
+// unknown attribute or a wrong `mode` cannot be caught here; the events are typed.) In the class,
+// @ts-expect-error works as usual.
 import { CUSTOM_ELEMENTS_SCHEMA, Component } from '@angular/core';
+import { login } from 'itch-oauth-widget';
 
 @Component({
   selector: 'app-mistakes',
@@ -19,4 +21,11 @@ import { CUSTOM_ELEMENTS_SCHEMA, Component } from '@angular/core';
 export class MistakesComponent {
   use(_value: unknown): void {}
   useSuccess(_event: CustomEvent<{ response: unknown }>): void {}
+  async loginMistakes(clientId: string): Promise<unknown> {
+    // @ts-expect-error: `mode` is `redirect` or `popup`
+    await login({ clientId, redirectUri: '/callback.html', backend: '/auth/itch', mode: 'tab' });
+    const result = await login({ clientId, redirectUri: '/callback.html', backend: '/auth/itch', mode: 'popup' });
+    // @ts-expect-error: a login gives the backend's `response`, never the token
+    return result.token;
+  }
 }

@@ -1,4 +1,5 @@
 // Mistakes the types must reject: each @ts-expect-error fails the check if its line compiles.
+import { login } from 'itch-oauth-widget';
 import type {} from 'itch-oauth-widget/jsx';
 
 export const mistakes = (
@@ -13,3 +14,11 @@ export const mistakes = (
     <itch-login-button client-id="id" mode="sideways" />
   </>
 );
+
+export async function loginMistakes(clientId: string) {
+  // @ts-expect-error: `mode` is `redirect` or `popup`
+  await login({ clientId, redirectUri: '/callback.html', backend: '/auth/itch', mode: 'tab' });
+  const result = await login({ clientId, redirectUri: '/callback.html', backend: '/auth/itch', mode: 'popup' });
+  // @ts-expect-error: a login gives the backend's `response`, never the token
+  return result.token;
+}
