@@ -1,6 +1,7 @@
 // The React 19 and Vue 3 fixture apps (test/frameworks/, built by `npm run test:frameworks` from
 // the packed tarball with Vite and the package's capture plugin) log in through the real redirect
-// flow against the emulator, and show the user from the callback's itch-login-success event.
+// flow against the emulator, and show the user from the callback's itch-login-success event; their
+// own "Play" button logs in with login() in popup mode and shows the user from result.response.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +73,22 @@ for (const app of ['react', 'vue'] as const) {
       // The token left the address before the app's code ran, and nothing is left in storage.
       expect(new URL(page.url()).hash).toBe('');
       expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+    });
+
+    test('its own Play button logs in with login() through a popup and shows the user from result.response', async ({ page, context }) => {
+      await page.goto(`${appUrl}/?${new URLSearchParams({ client: C.clients.demo.clientId, itch: emulator.url })}`);
+      const opened = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Play' }).click();
+      const popup = await opened;
+      await popup.getByLabel('Log in as').selectOption(String(C.users.press));
+      await popup.getByRole('button', { name: 'Approve' }).click();
+
+      // The popup's capture gave the token to /auth/itch; login() collected the backend's answer ({ user }).
+      const press = DEFAULT_SEED.users.find((user) => user.id === C.users.press)!;
+      await expect(page.getByText(`Signed in as ${press.username}`)).toBeVisible();
+      await expect.poll(() => popup.isClosed(), { message: 'the popup closes itself' }).toBe(true);
+      expect(new URL(page.url()).pathname, 'the game page stayed').toBe('/');
+      await expect(page.getByRole('alert')).toHaveCount(0);
     });
   });
 }
