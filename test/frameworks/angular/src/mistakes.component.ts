@@ -2,7 +2,7 @@
 // scripts/test-frameworks.mjs requires an error on the line after each "expect-error" and no other.
 // (With CUSTOM_ELEMENTS_SCHEMA Angular checks no attribute or property of a custom element, so an
 // unknown attribute or a wrong `mode` cannot be caught here; the events are typed.) In the class,
-// @ts-expect-error works as usual.
+// TypeScript's own expect-error comments work as usual.
 import { CUSTOM_ELEMENTS_SCHEMA, Component } from '@angular/core';
 import { login } from 'itch-oauth-widget';
 
