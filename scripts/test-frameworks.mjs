@@ -62,12 +62,12 @@ const requireFixture = createRequire(path.join(fixtures, 'package.json'));
 const bin = (pkg, file) => path.join(path.dirname(requireFixture.resolve(`${pkg}/package.json`)), file);
 
 /**
- * The checkers, run in test/frameworks/. Plain TS and React (tsc) and Vue (vue-tsc) mark their mistakes with
+ * The checkers, run in test/frameworks/ (resolved once the fixtures are installed). Plain TS and React (tsc) and Vue (vue-tsc) mark their mistakes with
  * the checker's own expect-error comments and must pass. Svelte and Angular have none for markup:
  * their `mistakes` file marks each mistake with an "expect-error" comment on the line before, and
  * the check passes when exactly those lines have errors.
  */
-const checks = {
+const checkers = () => ({
   plain: { args: [bin('typescript', 'bin/tsc'), '-p', 'plain/tsconfig.json', '--pretty', 'false'] },
   react: { args: [bin('typescript', 'bin/tsc'), '-p', 'react/tsconfig.json', '--pretty', 'false'] },
   vue: { args: [bin('vue-tsc', 'bin/vue-tsc.js'), '-p', 'vue/tsconfig.json', '--pretty', 'false'] },
@@ -76,7 +76,7 @@ const checks = {
     mistakes: 'svelte/src/Mistakes.svelte',
   },
   angular: { args: [bin('@angular/compiler-cli', 'bundles/src/bin/ngc.js'), '-p', 'angular/tsconfig.json'], mistakes: 'angular/src/mistakes.component.ts' },
-};
+});
 
 /** `file:line` of every error or warning the checker printed, relative to test/frameworks/. */
 function problems(name, output) {
@@ -119,6 +119,7 @@ async function main() {
   const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
   const tarball = pack();
   install(tarball);
+  const checks = checkers();
   const names = only.length ? only : Object.keys(checks);
   const results = await Promise.all(names.map((name) => check(name, checks[name])));
   let failed = 0;
