@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { createTokenHandler, type LoginContext } from '../../../src/server/index.js';
+import { readBody, send } from './site.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const probe = readFileSync(new URL('./opener-probe.js', import.meta.url), 'utf8');
@@ -38,17 +39,6 @@ export interface PopupWorld {
   /** Markup of the button in the game and SPA pages; `{backend}` etc. are filled in. */
   buttonAttributes: string;
   close(): Promise<void>;
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
-  res.end(body);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function listen(server: Server, host: string, name = host): Promise<string> {

@@ -109,12 +109,12 @@ ${hostile ? script('body-inline') : ''}
 </body></html>`;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) {
+export function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
   res.end(body);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
