@@ -28,7 +28,7 @@ export async function measureServer(options: { warmup: number; logins: number; c
   const emulator = fork(here('./emulator-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const { url, apiUrl } = await nextMessage<{ url: string; apiUrl?: string }>(emulator, 'ready');
-    emulator.send({ type: 'tokens', count: options.warmup + 2 * options.logins });
+    emulator.send({ type: 'tokens', count: options.warmup + options.logins });
     const { tokens } = await nextMessage<{ tokens: string[] }>(emulator, 'tokens');
     const load = fork(here('./server-load.ts'), [], {
       execArgv: ['--expose-gc', '--import', 'tsx'],
