@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, createServer, type LogLevel, type Rolldown } from 'vite';
 import { DEFAULT_BASE_URL } from '../src/core/authorize-url.js';
+import { DEFAULT_API_BASE_URL } from '../src/server/client.js';
 import { DEFAULT_SEED_CREDENTIALS, startEmulator, type DenyBehaviour, type RunningEmulator } from '../src/emulator/index.js';
 import { itchOAuthCapture } from '../src/vite/index.js';
 import { BACKEND_PATHS, createDemoBackend } from './server/backend.js';
@@ -28,6 +29,8 @@ export interface RealItchSettings {
   redirectUri?: string | undefined;
   /** Default `https://itch.io`. */
   baseUrl?: string | undefined;
+  /** Default `https://api.itch.io`. */
+  apiBaseUrl?: string | undefined;
   /** The application's numeric id; without it the backend accepts tokens of any application. */
   applicationId?: number | undefined;
 }
@@ -52,10 +55,15 @@ export interface RunningDemo {
   emulator: RunningEmulator | undefined;
   /** What the site's login buttons use. */
   login: LoginSettings;
+  /** Where the backend checks tokens: `https://api.itch.io`, or the emulator's `apiUrl`. */
+  apiBaseUrl: string;
   close(): Promise<void>;
 }
 
-/** Real itch.io settings from `ITCH_CLIENT_ID` (+ `ITCH_REDIRECT_URI`, `ITCH_BASE_URL`, `ITCH_APPLICATION_ID`), if set. */
+/**
+ * Real itch.io settings from `ITCH_CLIENT_ID` (+ `ITCH_REDIRECT_URI`, `ITCH_BASE_URL`,
+ * `ITCH_API_BASE_URL`, `ITCH_APPLICATION_ID`), if set.
+ */
 export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchSettings | undefined {
   const clientId = env['ITCH_CLIENT_ID']?.trim();
   if (!clientId) return undefined;
@@ -65,6 +73,7 @@ export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchS
     clientId,
     redirectUri: env['ITCH_REDIRECT_URI']?.trim() || undefined,
     baseUrl: env['ITCH_BASE_URL']?.trim() || undefined,
+    apiBaseUrl: env['ITCH_API_BASE_URL']?.trim() || undefined,
     applicationId: applicationId ? Number(applicationId) : undefined,
   };
 }
@@ -98,6 +107,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
   try {
     const baseUrl = (itch?.baseUrl ?? emulator?.url ?? DEFAULT_BASE_URL).replace(/\/$/, '');
+    const apiBaseUrl = (itch?.apiBaseUrl ?? emulator?.apiUrl ?? DEFAULT_API_BASE_URL).replace(/\/$/, '');
     const publicRedirect = itch?.redirectUri === undefined ? undefined : new URL(itch.redirectUri);
     if (publicRedirect !== undefined && publicRedirect.pathname !== CALLBACK_PATH) {
       throw new Error(`ITCH_REDIRECT_URI must end in ${CALLBACK_PATH} (the demo's callback page), got ${publicRedirect.href}`);
@@ -110,6 +120,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
 
     const backend = createDemoBackend({
       baseUrl,
+      apiBaseUrl,
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
@@ -155,6 +166,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       url,
       emulator,
       login,
+      apiBaseUrl,
       close: async () => {
         await vite.close();
         await emulator?.close();
@@ -224,6 +236,7 @@ async function main(argv: string[]): Promise<void> {
   } else {
     lines.push(
       `  itch.io              ${demo.login.baseUrl} (client id ${demo.login.clientId})`,
+      `  token checked at     ${demo.apiBaseUrl}/credentials/info and /profile`,
       `  redirect URI         ${demo.login.redirectUri} (must be registered for the application, exactly)`,
       '',
       `  Open ${demo.url} and click "Log in with itch.io".`,

@@ -34,8 +34,10 @@ export interface SessionInfo {
 }
 
 export interface DemoBackendOptions {
-  /** Where itch.io (or the emulator) lives. */
+  /** The itch.io site (or the emulator's `url`). */
   baseUrl: string;
+  /** Where the token is checked: `https://api.itch.io` (or the emulator's `apiUrl`). */
+  apiBaseUrl: string;
   /** The OAuth application's id: tokens issued to any other application are refused. */
   applicationId?: number | undefined;
   /** Origins that may POST the token, when the public origin differs from the request's own. */
@@ -66,6 +68,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
 
   const receiveToken = createTokenHandler({
     baseUrl: options.baseUrl,
+    apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
     allowedOrigins: options.allowedOrigins,
     onLogin({ user, scopes, token, request }) {

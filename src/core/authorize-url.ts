@@ -66,7 +66,7 @@ export function assertBaseUrl(value: string): string {
  * input first. Always `response_type=token`, always the given `state`.
  *
  * @throws ItchOAuthError `config_invalid` naming the bad input.
- * @see ../shared/spec/itch-api.md section 5.3; RFC 6749 section 4.2.1
+ * @see https://itch.io/docs/api/oauth (RFC 6749 section 4.2.1)
  */
 export function buildAuthorizeUrl(options: AuthorizeUrlOptions): URL {
   const clientId = options.clientId.trim();

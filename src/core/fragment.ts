@@ -82,7 +82,7 @@ export function isCallbackFragment(fragment: string): boolean {
  *
  * @param fragment `location.hash`, with or without its leading `#`.
  * @throws ItchOAuthError `invalid_response`.
- * @see ../shared/spec/itch-api.md section 5.3 ("Callback"); RFC 6749 sections 4.2.2 and 4.2.2.1
+ * @see https://itch.io/docs/api/oauth (RFC 6749 sections 4.2.2 and 4.2.2.1)
  */
 export function parseCallbackFragment(fragment: string): CallbackResponse {
   const body = fragment.replace(/^#/, '');

@@ -2,7 +2,7 @@ import { ItchOAuthError } from './errors.js';
 
 /**
  * The scopes itch.io offers third-party OAuth applications.
- * @see ../shared/spec/itch-api.md section 5.3 ("Scopes available to third-party OAuth applications")
+ * @see https://itch.io/docs/api/oauth
  */
 export const ITCH_SCOPES = [
   'profile',
@@ -37,7 +37,7 @@ export function isKnownScope(scope: string): scope is ItchScope {
  * Whether a granted scope includes a required one: a scope includes itself and all of its
  * subscopes (`profile` includes `profile:me`), never its parent or a sibling
  * (`game:view:purchases` does not include `game:view`).
- * @see ../shared/spec/itch-api.md section 5.2 rule 2
+ * @see https://itch.io/docs/api/oauth
  */
 export function scopeIncludes(granted: string, required: string): boolean {
   return granted !== '' && (required === granted || required.startsWith(`${granted}:`));
@@ -45,7 +45,7 @@ export function scopeIncludes(granted: string, required: string): boolean {
 
 /**
  * Whether the granted scopes give every required scope.
- * @see ../shared/spec/itch-api.md section 5.2
+ * @see https://itch.io/docs/api/oauth
  */
 export function satisfies(granted: string | readonly string[], required: string | readonly string[]): boolean {
   const have = parseScopes(granted);

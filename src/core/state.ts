@@ -147,7 +147,7 @@ const STATE_PROBLEMS: Record<string, string> = {
  * @throws ItchOAuthError `state_missing` when no state came back, `state_mismatch` when it is
  *   unknown or already used, `state_expired` when it is older than {@link STATE_LIFETIME_MS},
  *   `config_invalid` when storage cannot be read.
- * @see ../shared/spec/itch-api.md section 5.3, security rule 4; RFC 6749 section 10.12
+ * @see https://itch.io/docs/api/oauth (RFC 6749 section 10.12)
  */
 export function consumeFlow(storages: readonly StateStorage[], state: string | undefined, now = Date.now()): FlowRecord {
   let result: FlowRecord | StateProblem;

@@ -1,7 +1,8 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { ApiError } from './api-error.js';
+import { API_ERRORS, ApiError } from './api-error.js';
+import { answerDownloadKeys, answerPurchases, SERVERSIDE_SCOPES } from './api-serverside.js';
 import { authenticateBearer, bearerToken, credentialInfo, scoped, type ApiEnv } from './credentials.js';
-import { gameFromPath, positiveIntParam, requestParams } from './request-input.js';
+import { gameFromPath, param, positiveIntParam, requestParams } from './request-input.js';
 import type { CollectionRecord, DownloadKeyRecord, GameRecord } from './seed.js';
 import type { ClaimedReward, EmulatorStore } from './store.js';
 import { formatMoney, formatOAuthApiDate as date, profileUrl, publicUser } from './wire-format.js';
@@ -13,7 +14,7 @@ export const OWNED_KEYS_PER_PAGE = 50;
 
 /**
  * The scope that reaches each OAuth-scoped endpoint; credentials/info needs none.
- * @see ../../../shared/spec/itch-api.md section 4B and 5.3
+ * @see https://itch.io/docs/api/oauth
  */
 export const OAUTH_API_SCOPES = {
   profile: 'profile:me',
@@ -118,8 +119,9 @@ function claimedReward({ claim, reward }: ClaimedReward): Record<string, unknown
 }
 
 /**
- * Spec table B, the OAuth-scoped API under `/api/…` with `Authorization: Bearer`, dates in RFC 3339.
- * Response fields are not in the spec; they follow the recorded responses in the fixtures.
+ * The current API, which itch.io serves on `https://api.itch.io/…` and the emulator under
+ * `/api/…` (its `apiUrl`): `Authorization: Bearer` with an OAuth access token, an API key or a
+ * JWT, dates in RFC 3339. Response fields follow itch.io's documentation and recorded responses.
  *
  * | path | scope | body |
  * |---|---|---|
@@ -129,9 +131,12 @@ function claimedReward({ claim, reward }: ClaimedReward): Record<string, unknown
  * | `/api/profile/owned-keys?page=N` | `profile:owned` | `{ page, per_page, owned_keys }`, live keys from purchases and claims, newest first, with their `game` |
  * | `/api/games/<id>/ownership` | `game:view:ownership` | `{ owns }`; 403 unless the game was uploaded by the OAuth application's creator (for a credential without application: its own user) |
  * | `/api/games/<id>/claimed-rewards` | `game:view:rewards` | `{ claimed_rewards: [{ id, reward_id, game_id, title, purchase_id, created_at }] }`; 403 unless the user develops the game |
+ * | `/api/games/<id>/download_keys` | `game:view:purchases` | `{ download_key }` as on `/api/1/…`; 403 unless the caller may edit the game |
+ * | `/api/games/<id>/purchases` | `game:view:purchases` | `{ purchases }` with `quantity`, `status`, `purchase_type`; a bundle's `game_id` is a list |
+ * | `/api/wharf/latest?target=user/game&channel_name=…` | no credential | `{ latest }`, or `{}` for a channel without a build; 404 `invalid game` |
  * | `/api/credentials/info` | none | `{ type, scopes, oauth_application_id?, expires_at? }` |
  *
- * @see ../../../shared/spec/itch-api.md sections 4B, 5.2 and 5.3
+ * @see https://itch.io/docs/api/oauth
  */
 export function oauthApi(store: EmulatorStore, options: { ownedKeysPerPage: number }): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
@@ -165,6 +170,22 @@ export function oauthApi(store: EmulatorStore, options: { ownedKeysPerPage: numb
       throw new ApiError(403, "ownership can only be checked for games of the OAuth application's creator");
     }
     return c.json({ owns: store.activeKeysFor(game.id, { userId: credential.user.id }).length > 0 });
+  });
+
+  // The current server-side API (api.itch.io), for API keys and JWTs as Bearer.
+  api.on(METHODS, '/api/games/:gameId/download_keys', auth, scoped(SERVERSIDE_SCOPES.downloadKeys), (c) => answerDownloadKeys(c, store, date));
+  api.on(METHODS, '/api/games/:gameId/purchases', auth, scoped(SERVERSIDE_SCOPES.purchases), (c) => answerPurchases(c, store, date));
+
+  // No credential: anyone may ask which version a butler channel is at.
+  api.on(METHODS, '/api/wharf/latest', async (c) => {
+    const params = await requestParams(c);
+    const target = param(params, 'target');
+    const channel = param(params, 'channel_name');
+    if (target === undefined || channel === undefined) throw new ApiError(400, 'missing parameter: target and channel_name are required');
+    const game = store.gameByTarget(target);
+    if (game === undefined) throw new ApiError(404, API_ERRORS.invalidGame);
+    const latest = Object.hasOwn(game.channels, channel) ? game.channels[channel] : undefined;
+    return c.json(latest === undefined ? {} : { latest });
   });
 
   api.on(METHODS, '/api/games/:gameId/claimed-rewards', auth, scoped(OAUTH_API_SCOPES.claimedRewards), (c) => {

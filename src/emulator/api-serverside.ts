@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { API_ERRORS, ApiError } from './api-error.js';
 import {
   authenticateApiKey,
@@ -74,30 +74,91 @@ function serversideGame(store: EmulatorStore, game: GameRecord): Record<string, 
   };
 }
 
-function serversideDownloadKey(store: EmulatorStore, key: DownloadKeyRecord): Record<string, unknown> {
+/** How dates are written: `YYYY-MM-DD HH:MM:ss` on `/api/1/…`, RFC 3339 on the current API. */
+type DateFormat = (date: Date) => string;
+
+function serversideDownloadKey(store: EmulatorStore, key: DownloadKeyRecord, date: DateFormat): Record<string, unknown> {
   const owner = key.user_id === undefined ? undefined : store.user(key.user_id);
   return {
     id: key.id,
     key: key.key,
     game_id: key.game_id,
     downloads: key.downloads,
-    created_at: formatServersideDate(key.created_at),
+    created_at: date(key.created_at),
     ...(owner === undefined ? {} : { owner: publicUser(owner) }),
   };
 }
 
-function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord): Record<string, unknown> {
-  return {
+/**
+ * A purchase as one of the two APIs lists it for `gameId`. The current one adds `quantity`,
+ * `status` and `purchase_type`, and gives a bundle purchase's `game_id` as the list of the
+ * bundle's games; the legacy one knows only the game asked about.
+ */
+function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord, gameId: number, current: DateFormat | undefined): Record<string, unknown> {
+  const common = {
     id: purchase.id,
-    game_id: purchase.game_id,
     email: purchase.email,
-    created_at: formatServersideDate(purchase.created_at),
     source: purchase.source,
     currency: purchase.currency,
     price: formatMoney(purchase.price, purchase.currency),
     sale_rate: purchase.sale_rate,
     donation: store.isDonation(purchase),
   };
+  if (current === undefined) return { ...common, game_id: gameId, created_at: formatServersideDate(purchase.created_at) };
+  return {
+    ...common,
+    game_id: purchase.bundle_game_ids ?? purchase.game_id,
+    created_at: current(purchase.created_at),
+    quantity: purchase.quantity,
+    status: purchase.status,
+    purchase_type: purchase.purchase_type,
+  };
+}
+
+const editableGame = (store: EmulatorStore, credential: Credential, id: string | undefined): GameRecord => {
+  const game = gameFromPath(store, id);
+  if (!store.canEdit(credential.user.id, game)) throw new ApiError(403, 'you do not have edit access to this game');
+  return game;
+};
+
+/**
+ * download_keys of either API (`download_key`, `user_id` or `email`): a `download_key` is
+ * checked first and alone; otherwise a live key matching `user_id` or an address linked to
+ * `email` is returned.
+ */
+export async function answerDownloadKeys(c: Context<ApiEnv>, store: EmulatorStore, date: DateFormat): Promise<Response> {
+  const game = editableGame(store, c.get('credential'), c.req.param('gameId'));
+  const params = await requestParams(c);
+  const downloadKey = param(params, 'download_key');
+  const userId = positiveIntParam(params, 'user_id');
+  const email = param(params, 'email');
+  if (downloadKey === undefined && userId === undefined && email === undefined) {
+    throw new ApiError(400, 'missing parameter: one of download_key, user_id or email is required');
+  }
+  if (downloadKey !== undefined) {
+    const key = store.downloadKeyByValue(downloadKey);
+    if (key === undefined || key.revoked || key.game_id !== game.id) throw new ApiError(400, API_ERRORS.invalidDownloadKey);
+    return c.json({ download_key: serversideDownloadKey(store, key, date) });
+  }
+  const [key] = store.activeKeysFor(game.id, { userId, email });
+  if (key === undefined) throw new ApiError(404, API_ERRORS.noDownloadKeyFound);
+  return c.json({ download_key: serversideDownloadKey(store, key, date) });
+}
+
+/**
+ * purchases of either API (`email` or `user_id`): completed purchases only, an empty result
+ * serialized as `{ "purchases": {} }`. `current` is the current API's date format.
+ */
+export async function answerPurchases(c: Context<ApiEnv>, store: EmulatorStore, current: DateFormat | undefined): Promise<Response> {
+  const game = editableGame(store, c.get('credential'), c.req.param('gameId'));
+  const params = await requestParams(c);
+  const userId = positiveIntParam(params, 'user_id');
+  const email = param(params, 'email');
+  if (userId === undefined && email === undefined) {
+    throw new ApiError(400, 'missing parameter: one of email or user_id is required');
+  }
+  const purchases = store.completedPurchases(game.id, { userId, email });
+  return c.json({ purchases: purchases.length === 0 ? {} : purchases.map((purchase) => serversidePurchase(store, purchase, game.id, current)) });
 }
 
 /**
@@ -118,17 +179,11 @@ function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord): Rec
  * The two game endpoints answer 404 `invalid game` for an unknown game and 403 for a game the
  * caller neither uploaded nor may edit.
  *
- * @see ../../../shared/spec/itch-api.md section 4A, rules 1–10
+ * @see https://itch.io/docs/api/serverside
  */
 export function serversideApi(store: EmulatorStore): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('/api/1/:key/*', authenticatePathCredential(store));
-
-  const editableGame = (credential: Credential, id: string | undefined): GameRecord => {
-    const game = gameFromPath(store, id);
-    if (!store.canEdit(credential.user.id, game)) throw new ApiError(403, 'you do not have edit access to this game');
-    return game;
-  };
 
   api.on(METHODS, '/api/1/:key/credentials/info', (c) => c.json(credentialInfo(c.get('credential'), formatServersideDate)));
 
@@ -139,36 +194,11 @@ export function serversideApi(store: EmulatorStore): Hono<ApiEnv> {
     return c.json({ games: games.map((game) => serversideGame(store, game)) });
   });
 
-  api.on(METHODS, '/api/1/:key/game/:gameId/download_keys', scoped(SERVERSIDE_SCOPES.downloadKeys), async (c) => {
-    const game = editableGame(c.get('credential'), c.req.param('gameId'));
-    const params = await requestParams(c);
-    const downloadKey = param(params, 'download_key');
-    const userId = positiveIntParam(params, 'user_id');
-    const email = param(params, 'email');
-    if (downloadKey === undefined && userId === undefined && email === undefined) {
-      throw new ApiError(400, 'missing parameter: one of download_key, user_id or email is required');
-    }
-    if (downloadKey !== undefined) {
-      const key = store.downloadKeyByValue(downloadKey);
-      if (key === undefined || key.revoked || key.game_id !== game.id) throw new ApiError(400, API_ERRORS.invalidDownloadKey);
-      return c.json({ download_key: serversideDownloadKey(store, key) });
-    }
-    const [key] = store.activeKeysFor(game.id, { userId, email });
-    if (key === undefined) throw new ApiError(404, API_ERRORS.noDownloadKeyFound);
-    return c.json({ download_key: serversideDownloadKey(store, key) });
-  });
+  api.on(METHODS, '/api/1/:key/game/:gameId/download_keys', scoped(SERVERSIDE_SCOPES.downloadKeys), (c) =>
+    answerDownloadKeys(c, store, formatServersideDate),
+  );
 
-  api.on(METHODS, '/api/1/:key/game/:gameId/purchases', scoped(SERVERSIDE_SCOPES.purchases), async (c) => {
-    const game = editableGame(c.get('credential'), c.req.param('gameId'));
-    const params = await requestParams(c);
-    const userId = positiveIntParam(params, 'user_id');
-    const email = param(params, 'email');
-    if (userId === undefined && email === undefined) {
-      throw new ApiError(400, 'missing parameter: one of email or user_id is required');
-    }
-    const purchases = store.completedPurchases(game.id, { userId, email });
-    return c.json({ purchases: purchases.length === 0 ? {} : purchases.map((purchase) => serversidePurchase(store, purchase)) });
-  });
+  api.on(METHODS, '/api/1/:key/game/:gameId/purchases', scoped(SERVERSIDE_SCOPES.purchases), (c) => answerPurchases(c, store, undefined));
 
   return api;
 }

@@ -44,7 +44,7 @@ export function authenticateApiKey(store: EmulatorStore, key: string | undefined
 /**
  * A JWT that exists and has not expired (it is refused from its `expires_at` on).
  * @throws ApiError 401 `authentication required`, `invalid jwt` or `jwt expired`.
- * @see ../../../shared/spec/itch-api.md section 5.1
+ * @see https://itch.io/docs/api/serverside
  */
 export function authenticateJwt(store: EmulatorStore, token: string | undefined): Credential {
   if (token === undefined || token === '') throw new ApiError(401, API_ERRORS.authenticationRequired);
@@ -69,7 +69,7 @@ export function credentialScopes(credential: Credential): string[] | undefined {
  * Checks that the credential reaches an endpoint guarded by `scope`: unscoped keys always do,
  * others when one of their scopes includes it (a scope includes its subscopes).
  * @throws ApiError 403 ``api key does not permit `<scope>` ``.
- * @see ../../../shared/spec/itch-api.md section 5.2
+ * @see https://itch.io/docs/api/oauth
  */
 export function requireScope(credential: Credential, scope: string): void {
   const scopes = credentialScopes(credential);
@@ -89,8 +89,8 @@ export function scoped(scope: string): MiddlewareHandler<ApiEnv> {
 /**
  * The credential information both API families answer with: `type`, `scopes` (empty for an
  * unscoped key), `oauth_application_id` for OAuth access tokens, `expires_at` for JWTs.
- * @see ../../../shared/spec/itch-api.md section 2, Credential info; fixture
- *   itchio__itch.io__issue1664-credentials-info-REDACTED-INVALID.json for `oauth_application_id`
+ * @see https://itch.io/docs/api/serverside
+ * @see https://github.com/itchio/itch.io/issues/1664 (a real answer with `oauth_application_id`)
  */
 export function credentialInfo(credential: Credential, formatDate: (date: Date) => string): Record<string, unknown> {
   const scopes = credentialScopes(credential) ?? [];

@@ -34,7 +34,8 @@ import type { SeedInput } from './seed.js';
  * Games, purchases and keys exercise each rule of spec section 4A: purchases under two linked
  * addresses and one unverified address, a pending and a refunded purchase (never returned), a
  * revoked key, a claimed key (no purchase), a key bought without an account (no owner), and a
- * donation to the web game (a purchase without a key).
+ * donation to the web game (a purchase without a key), and a bundle bought without an account
+ * (one purchase, a key for each of its two games).
  */
 export const DEFAULT_SEED_CREDENTIALS = {
   users: { developer: 1001, gamer: 1002, press: 1003, otherDeveloper: 1004 },
@@ -45,6 +46,8 @@ export const DEFAULT_SEED_CREDENTIALS = {
     gamerUnverified: 'mossy-old@example.net',
     press: 'press@inkwell.example',
     otherDeveloper: 'hello@quietbyte.example',
+    /** Bought the PixelForge bundle (Starfall Keep + Lantern Letters) without an account. */
+    bundleBuyer: 'bundle.buyer@example.com',
   },
   apiKeys: {
     developer: 'emulatorKeyPixelforgeDeveloper0000000001',
@@ -103,6 +106,9 @@ export const DEFAULT_SEED_CREDENTIALS = {
     otherDeveloperLantern: 'dlkeyLanternLettersQuietClaim00000004006',
     /** Key for Starfall Keep bought without an account, under the gamer's unverified address. */
     guest: 'dlkeyStarfallKeepGuestPurchase0000004007',
+    /** Starfall Keep and Lantern Letters keys from bundle purchase 3008. */
+    bundleStarfall: 'dlkeyStarfallKeepBundle000000000000004008',
+    bundleLantern: 'dlkeyLanternLettersBundle0000000000004009',
   },
 } as const;
 
@@ -180,6 +186,7 @@ export const DEFAULT_SEED = {
       min_price: 500,
       can_be_bought: true,
       platforms: ['windows', 'linux', 'osx'],
+      channels: { windows: '1.4.2', linux: '1.4.2', 'osx-universal': '1.4.1' },
       downloads_count: 1834,
       views_count: 20417,
       earnings: [
@@ -268,6 +275,7 @@ export const DEFAULT_SEED = {
     { id: 3005, game_id: C.games.hollowSignal, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-10-05T21:40:00Z', source: 'stripe', currency: 'USD', price: 800, status: 'complete' },
     { id: 3006, game_id: C.games.starfallKeep, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-04-15T10:10:10Z', source: 'stripe', currency: 'USD', price: 500, status: 'refunded' },
     { id: 3007, game_id: C.games.starfallKeep, email: C.emails.gamerUnverified, created_at: '2023-11-11T11:11:11Z', source: 'paypal', currency: 'EUR', price: 450, sale_rate: 10, status: 'complete' },
+    { id: 3008, game_id: C.games.starfallKeep, email: C.emails.bundleBuyer, created_at: '2024-02-14T17:30:00Z', source: 'stripe', currency: 'USD', price: 600, status: 'complete', purchase_type: 'bundle', bundle_game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
   ],
   download_keys: [
     { id: 4001, key: C.downloadKeys.gamerStarfall, game_id: C.games.starfallKeep, user_id: C.users.gamer, purchase_id: 3001, downloads: 4, created_at: '2023-05-01T14:22:10Z' },
@@ -277,6 +285,8 @@ export const DEFAULT_SEED = {
     { id: 4005, key: C.downloadKeys.revoked, game_id: C.games.starfallKeep, user_id: C.users.gamer, purchase_id: 3006, downloads: 0, created_at: '2023-04-15T10:10:11Z', revoked: true },
     { id: 4006, key: C.downloadKeys.otherDeveloperLantern, game_id: C.games.lanternLetters, user_id: C.users.otherDeveloper, downloads: 0, created_at: '2023-07-05T09:00:00Z' },
     { id: 4007, key: C.downloadKeys.guest, game_id: C.games.starfallKeep, purchase_id: 3007, downloads: 1, created_at: '2023-11-11T11:11:12Z' },
+    { id: 4008, key: C.downloadKeys.bundleStarfall, game_id: C.games.starfallKeep, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
+    { id: 4009, key: C.downloadKeys.bundleLantern, game_id: C.games.lanternLetters, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
   ],
   collections: [
     { id: 5001, user_id: C.users.gamer, title: 'Cozy evenings', created_at: '2023-06-01T20:00:00Z', updated_at: '2023-09-03T21:15:00Z', game_ids: [C.games.starfallKeep, C.games.lanternLetters] },

@@ -7,8 +7,9 @@
  * - `GET /user/oauth`: the authorization page (spec 5.3); see {@link authorizationPages}.
  * - `/api/1/<KEY>/…`: the server-side API (spec table A), dates `YYYY-MM-DD HH:MM:ss` (UTC);
  *   `<KEY>` is an API key, or `key` / `jwt` with `Authorization: Bearer …`.
- * - `/api/…`: the OAuth-scoped API (spec table B) with `Authorization: Bearer <token>`, dates
- *   RFC 3339 as recorded from api.itch.io.
+ * - `/api/…`: what itch.io serves on `https://api.itch.io/…` (the emulator's `apiUrl`): the
+ *   OAuth-scoped endpoints, credentials/info and the current server-side API, with
+ *   `Authorization: Bearer <token, API key or JWT>`, dates RFC 3339; `wharf/latest` without one.
  * - `GET /`: a page listing the OAuth applications.
  *
  * Every API endpoint answers GET, and POST with a form-encoded body.
@@ -54,7 +55,7 @@
  * (credentials are never allowed), so a page can call the API with a Bearer token only. The HTML
  * pages have no CORS headers and refuse framing.
  *
- * @see ../../../shared/spec/itch-api.md
+ * @see https://itch.io/docs/api/serverside
  * @module
  */
 import type { Server } from 'node:http';
@@ -105,6 +106,11 @@ export interface StartEmulatorOptions {
 export interface RunningEmulator {
   /** Origin the emulator listens on, without trailing slash: use it as `base-url` / `baseUrl`. */
   readonly url: string;
+  /**
+   * `${url}/api`, where the emulator serves what itch.io serves on `https://api.itch.io`: use it
+   * as `apiBaseUrl`.
+   */
+  readonly apiUrl: string;
   readonly host: string;
   readonly port: number;
   /** The in-memory state; tests may inspect it or change it (e.g. `store.revokeApiKey(key)`). */
@@ -138,7 +144,8 @@ export function isLoopbackHost(host: string): boolean {
  * ```ts
  * import { startEmulator, DEFAULT_SEED_CREDENTIALS as C } from 'itch-oauth-widget/emulator';
  * const emulator = await startEmulator({ extraRedirectUris: { [C.clients.demo.clientId]: ['http://127.0.0.1:4321/cb'] } });
- * const res = await fetch(`${emulator.url}/api/1/${C.apiKeys.developer}/my-games`);
+ * const itch = createItchClient({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, credential: { type: 'api-key', key: C.apiKeys.developer } });
+ * const games = await itch.profileGames();
  * await emulator.close();
  * ```
  * @throws EmulatorSeedError when the seed is invalid (the message names the bad path).
@@ -177,6 +184,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
   return {
     url,
+    apiUrl: `${url}/api`,
     host,
     port: address.port,
     store,

@@ -34,7 +34,7 @@ const SINGLE_VALUED = ['client_id', 'redirect_uri', 'response_type', 'scope', 's
 /**
  * Checks an authorization request, in the order RFC 6749 requires: the client and its redirect
  * URI first (an error there must never redirect), then the response type and the scopes.
- * @see ../../../shared/spec/itch-api.md section 5.3; RFC 6749 sections 3.1, 4.2.1 and 4.2.2.1
+ * @see https://itch.io/docs/api/oauth (RFC 6749 sections 3.1, 4.2.1 and 4.2.2.1)
  */
 export function checkAuthorizationRequest(store: EmulatorStore, params: URLSearchParams): AuthorizationCheck {
   const repeated = SINGLE_VALUED.find((name) => params.getAll(name).length > 1);
@@ -83,7 +83,7 @@ export function checkAuthorizationRequest(store: EmulatorStore, params: URLSearc
 
 /**
  * The redirect URI with a fragment encoded like a query string; the URI's own query is kept.
- * @see ../../../shared/spec/itch-api.md section 5.3, "Callback"
+ * @see https://itch.io/docs/api/oauth
  */
 export function callbackUrl(redirectUri: string, values: Record<string, string>, state: string | undefined): string {
   const fragment = new URLSearchParams(values);
@@ -115,7 +115,7 @@ function creatorName(store: EmulatorStore, application: OAuthApplicationRecord):
  *   or, for `urn:ietf:wg:oauth:2.0:oob`, a page showing the key.
  * - Deny: see {@link DenyBehaviour}.
  *
- * @see ../../../shared/spec/itch-api.md section 5.3
+ * @see https://itch.io/docs/api/oauth
  */
 export function authorizationPages(store: EmulatorStore, options: { onDeny: DenyBehaviour }): Hono<PageEnv> {
   const pages = new Hono<PageEnv>();

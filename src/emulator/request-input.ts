@@ -8,7 +8,7 @@ const POSITIVE_INT = /^[1-9]\d{0,14}$/;
 /**
  * The parameters of an API request: the query string, and for a POST also its form-encoded (or
  * multipart) body, whose values win. A repeated name keeps its first value.
- * @see ../../../shared/spec/itch-api.md section 1 ("A POST may instead carry them in a form-encoded body")
+ * @see https://itch.io/docs/api/serverside
  */
 export async function requestParams(c: Context): Promise<Map<string, string>> {
   const params = new Map<string, string>();

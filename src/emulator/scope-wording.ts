@@ -13,7 +13,7 @@ const WORDING: Record<ItchScope, (creator: string) => string> = {
 /**
  * A scope in plain words for the consent page. `creator` names the application's developer, whose
  * games `game:view:ownership` is limited to.
- * @see ../../../shared/spec/itch-api.md section 5.3, "Scopes available to third-party OAuth applications"
+ * @see https://itch.io/docs/api/oauth
  */
 export function describeScope(scope: string, creator: string): string {
   return isKnownScope(scope) ? WORDING[scope](creator) : scope;

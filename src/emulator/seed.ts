@@ -15,7 +15,7 @@ import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
  * - only purchases with `status: "complete"` are ever returned;
  * - a user's `verified` e-mail addresses are linked to each other; unverified ones are not.
  *
- * @see ../../../shared/spec/itch-api.md sections 2, 4 and 5
+ * @see https://itch.io/docs/api/serverside
  */
 
 const id = z.int().positive();
@@ -74,6 +74,8 @@ const gameSchema = z.strictObject({
   views_count: z.int().nonnegative().default(0),
   /** `amount` in the currency's minor unit; `amount_formatted` is derived. */
   earnings: z.array(z.strictObject({ currency, amount: z.int().nonnegative() })).default([]),
+  /** Latest version pushed with butler to each channel (`wharf/latest`), e.g. `{ "windows": "1.2.3" }`. */
+  channels: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'expected a butler channel name'), z.string().min(1)).default({}),
 });
 
 const purchaseSchema = z.strictObject({
@@ -88,8 +90,12 @@ const purchaseSchema = z.strictObject({
   /** In the currency's minor unit (cents); shown formatted with its symbol. */
   price: z.int().nonnegative(),
   sale_rate: z.number().nonnegative().default(0),
-  /** Only `complete` purchases are returned by the API (spec 4A rule 5). */
+  /** Only `complete` purchases are returned by the API. */
   status: z.enum(['complete', 'pending', 'failed', 'refunded']).default('complete'),
+  quantity: z.int().positive().default(1),
+  /** A `bundle` purchase lists its games in `bundle_game_ids` (its `game_id` is one of them). */
+  purchase_type: z.enum(['game', 'bundle', 'sub_product']).default('game'),
+  bundle_game_ids: z.array(id).min(1).optional(),
 });
 
 const downloadKeySchema = z.strictObject({
@@ -172,6 +178,11 @@ export type Seed = z.output<typeof seedSchema>;
 export type UserRecord = Seed['users'][number];
 export type GameRecord = Seed['games'][number];
 export type PurchaseRecord = Seed['purchases'][number];
+
+/** The games a purchase bought: its bundle's, or its one game. */
+export function purchasedGames(purchase: Pick<PurchaseRecord, 'game_id' | 'bundle_game_ids'>): number[] {
+  return purchase.bundle_game_ids ?? [purchase.game_id];
+}
 export type DownloadKeyRecord = Seed['download_keys'][number];
 export type CollectionRecord = Seed['collections'][number];
 export type RewardRecord = Seed['rewards'][number];
@@ -283,8 +294,14 @@ function checkRelations(seed: z.output<typeof seedObjectSchema>, ctx: z.Refineme
   seed.purchases.forEach((purchase, i) => {
     refer(games, purchase.game_id, ['purchases', i, 'game_id'], 'game');
     refer(users, purchase.user_id, ['purchases', i, 'user_id'], 'user');
+    purchase.bundle_game_ids?.forEach((game, g) => refer(games, game, ['purchases', i, 'bundle_game_ids', g], 'game'));
+    if ((purchase.purchase_type === 'bundle') !== (purchase.bundle_game_ids !== undefined)) {
+      issue(['purchases', i, 'bundle_game_ids'], 'a bundle purchase, and only a bundle purchase, lists its bundle_game_ids');
+    } else if (purchase.bundle_game_ids !== undefined && !purchase.bundle_game_ids.includes(purchase.game_id)) {
+      issue(['purchases', i, 'game_id'], `game ${purchase.game_id} is not in the purchase's bundle_game_ids`);
+    }
   });
-  const keyForPurchase = new Map<number, number>();
+  const keyForPurchase = new Map<string, number>();
   seed.download_keys.forEach((key, i) => {
     refer(games, key.game_id, ['download_keys', i, 'game_id'], 'game');
     refer(users, key.user_id, ['download_keys', i, 'user_id'], 'user');
@@ -295,13 +312,15 @@ function checkRelations(seed: z.output<typeof seedObjectSchema>, ctx: z.Refineme
     const purchase = purchases.get(key.purchase_id);
     if (purchase === undefined) {
       issue(['download_keys', i, 'purchase_id'], `no purchase with id ${key.purchase_id}`);
-    } else if (purchase.game_id !== key.game_id) {
+    } else if (!purchasedGames(purchase).includes(key.game_id)) {
       issue(['download_keys', i, 'purchase_id'], `purchase ${purchase.id} is for game ${purchase.game_id}, not ${key.game_id}`);
     }
-    if (keyForPurchase.has(key.purchase_id)) {
-      issue(['download_keys', i, 'purchase_id'], `purchase ${key.purchase_id} already has download key ${keyForPurchase.get(key.purchase_id)}`);
+    // One key per purchase and game: a bundle purchase has one for each of its games.
+    const slot = `${key.purchase_id}/${key.game_id}`;
+    if (keyForPurchase.has(slot)) {
+      issue(['download_keys', i, 'purchase_id'], `purchase ${key.purchase_id} already has download key ${keyForPurchase.get(slot)}`);
     }
-    keyForPurchase.set(key.purchase_id, key.id);
+    keyForPurchase.set(slot, key.id);
   });
   seed.collections.forEach((collection, i) => {
     refer(users, collection.user_id, ['collections', i, 'user_id'], 'user');

@@ -12,7 +12,7 @@ import type {
   Seed,
   UserRecord,
 } from './seed.js';
-import { redirectUriSchema } from './seed.js';
+import { purchasedGames, redirectUriSchema } from './seed.js';
 
 /** How long the consent page's form stays valid. */
 export const AUTHORIZATION_REQUEST_LIFETIME_MS = 10 * 60 * 1000;
@@ -100,6 +100,18 @@ export class EmulatorStore {
     return this.jwts.find((record) => record.token === token);
   }
 
+  /**
+   * The game at `https://<user>.itch.io/<slug>`, named `user/slug` as butler and wharf/latest
+   * name it (case-insensitive).
+   */
+  gameByTarget(target: string): GameRecord | undefined {
+    const wanted = target.toLowerCase();
+    return this.games.find((game) => {
+      const match = /^https?:\/\/([^./]+)\.itch\.io\/([^/?#]+)\/?$/i.exec(game.url);
+      return match !== null && `${match[1]}/${match[2]}`.toLowerCase() === wanted;
+    });
+  }
+
   /** Whether the user uploaded the game or has edit access to it. */
   canEdit(userId: number, game: GameRecord): boolean {
     return game.user_id === userId || game.editor_ids.includes(userId);
@@ -119,7 +131,7 @@ export class EmulatorStore {
   /**
    * The addresses linked to `email`: when it is a verified address of a user, all of that user's
    * verified addresses; otherwise the address alone. Lower-cased.
-   * @see ../../../shared/spec/itch-api.md section 4A rule 6
+   * @see https://itch.io/docs/api/serverside
    */
   linkedEmails(email: string): Set<string> {
     const address = normaliseEmail(email);
@@ -130,13 +142,13 @@ export class EmulatorStore {
   /**
    * Completed purchases of a game made by the user (logged in, or under one of their verified
    * addresses) or under an address linked to `email`. Either criterion may be omitted.
-   * @see ../../../shared/spec/itch-api.md section 4A rules 4–6
+   * @see https://itch.io/docs/api/serverside
    */
   completedPurchases(gameId: number, who: { userId?: number | undefined; email?: string | undefined }): PurchaseRecord[] {
     const byUserEmails = who.userId === undefined ? new Set<string>() : this.verifiedEmails(who.userId);
     const linked = who.email === undefined ? new Set<string>() : this.linkedEmails(who.email);
     return this.purchases.filter((purchase) => {
-      if (purchase.game_id !== gameId || purchase.status !== 'complete') return false;
+      if (!purchasedGames(purchase).includes(gameId) || purchase.status !== 'complete') return false;
       const address = normaliseEmail(purchase.email);
       const byUser = who.userId !== undefined && (purchase.user_id === who.userId || byUserEmails.has(address));
       return byUser || linked.has(address);
@@ -145,7 +157,7 @@ export class EmulatorStore {
 
   /** Completed purchases of a game, for its counters. */
   completedPurchaseCount(gameId: number): number {
-    return this.purchases.filter((purchase) => purchase.game_id === gameId && purchase.status === 'complete').length;
+    return this.purchases.filter((purchase) => purchasedGames(purchase).includes(gameId) && purchase.status === 'complete').length;
   }
 
   /** The download key a purchase produced, if any. */
@@ -155,7 +167,7 @@ export class EmulatorStore {
 
   /**
    * A purchase is a donation when no download key is associated with it.
-   * @see ../../../shared/spec/itch-api.md section 2, Purchase
+   * @see https://itch.io/docs/api/serverside
    */
   isDonation(purchase: PurchaseRecord): boolean {
     return this.keyOfPurchase(purchase.id) === undefined;
@@ -169,7 +181,7 @@ export class EmulatorStore {
   /**
    * Live keys of a game, from purchases and claims, owned by the user or bought or owned under
    * an address linked to `email`.
-   * @see ../../../shared/spec/itch-api.md section 4A rules 2, 3 and 6
+   * @see https://itch.io/docs/api/serverside
    */
   activeKeysFor(gameId: number, who: { userId?: number | undefined; email?: string | undefined }): DownloadKeyRecord[] {
     const linked = who.email === undefined ? new Set<string>() : this.linkedEmails(who.email);
@@ -210,7 +222,7 @@ export class EmulatorStore {
   /**
    * Issues an access token as the consent page does on approval: a new random API key carrying
    * the granted scopes, bound to the user and the OAuth application.
-   * @see ../../../shared/spec/itch-api.md section 5.3, "Access tokens"
+   * @see https://itch.io/docs/api/oauth
    */
   issueAccessToken(userId: number, application: OAuthApplicationRecord, scopes: readonly string[]): ApiKeyRecord {
     if (this.user(userId) === undefined) throw new Error(`no user with id ${userId}`);

@@ -2,7 +2,7 @@ import type { UserRecord } from './seed.js';
 
 /**
  * `YYYY-MM-DD HH:MM:ss` in UTC, the date format of the server-side API (`/api/1/…`).
- * @see ../../../shared/spec/itch-api.md section 1
+ * @see https://itch.io/docs/api/serverside
  */
 export function formatServersideDate(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');

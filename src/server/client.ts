@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
-import { placeCredential, type EndpointTable, type ItchCredential } from './credential.js';
+import { placeCredential, type ItchCredential } from './credential.js';
 import { requestItchApi, type CallOptions, type FetchFunction } from './request.js';
 import {
   credentialsInfoResponseSchema,
@@ -14,6 +14,7 @@ import {
   profileOwnedKeysResponseSchema,
   profileResponseSchema,
   purchasesResponseSchema,
+  wharfLatestResponseSchema,
   type ClaimedReward,
   type Collection,
   type CredentialInfo,
@@ -28,18 +29,30 @@ import {
 /** Time limit of a call unless `timeoutMs` says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API. */
+export const DEFAULT_API_BASE_URL = 'https://api.itch.io';
+
 export interface ItchClientOptions {
-  /** The credential every call carries. */
+  /** The credential every authenticated call carries. */
   credential: ItchCredential;
-  /** Where itch.io lives; may carry a path prefix. https, or http on a loopback host. Default `https://itch.io`. */
+  /**
+   * The itch.io site: the legacy `/api/1/…` endpoints live under it. May carry a path prefix.
+   * https, or http on a loopback host. Default `https://itch.io`.
+   */
   baseUrl?: string | undefined;
+  /**
+   * The current API, without an `/api` prefix: OAuth-token calls, `credentials/info`,
+   * `profile…`, `games/…`, `wharf/latest`. https, or http on a loopback host (an emulator's
+   * `apiUrl`). Default `https://api.itch.io`.
+   */
+  apiBaseUrl?: string | undefined;
   /** The `fetch` to send requests with. Default: the global one. */
   fetch?: FetchFunction | undefined;
   /** Default time limit of a call in milliseconds. Default 10 000. */
   timeoutMs?: number | undefined;
 }
 
-/** download_keys looks a key up by at least one of these. @see ../shared/spec/itch-api.md section 4A rule 2 */
+/** download_keys looks a key up by at least one of these. @see https://itch.io/docs/api/serverside */
 export interface DownloadKeyLookup {
   /** The key string, e.g. the last path segment of a buyer's download URL. */
   downloadKey?: string | undefined;
@@ -49,78 +62,128 @@ export interface DownloadKeyLookup {
   email?: string | undefined;
 }
 
-/** purchases looks purchases up by at least one of these. @see ../shared/spec/itch-api.md section 4A rule 4 */
+/** purchases looks purchases up by at least one of these. @see https://itch.io/docs/api/serverside */
 export interface PurchaseLookup {
-  /** An e-mail address; verify it is the user's before trusting the result (rule 7). */
+  /** An e-mail address; verify it is the user's before trusting the result. */
   email?: string | undefined;
   userId?: number | undefined;
 }
 
+/** Which channel of which game `wharfLatest` asks about. */
+export interface WharfChannel {
+  /** `user/game`, as in the game's address `https://user.itch.io/game`. */
+  target: string;
+  /** The butler channel, e.g. `windows-beta`. */
+  channelName: string;
+}
+
 /**
- * A typed itch.io API client: a method per endpoint of spec tables A and B. Table A methods need
- * an `api-key`, `api-key-in-path` or `jwt` credential; table B methods an `oauth` one;
- * `credentialsInfo` takes any. Arguments are checked before any request (a `TypeError`);
- * answers are validated; failures are `ItchApiError`s.
+ * A typed itch.io API client, one method per endpoint, on two hosts:
+ *
+ * - the **current API** on `apiBaseUrl` (`https://api.itch.io`), with the credential as
+ *   `Authorization: Bearer` (an `api-key`, `jwt` or `oauth` one): `credentialsInfo`, `profile`,
+ *   `profileGames`, `profileCollections`, `profileOwnedKeys`, `gameOwnership`,
+ *   `gameClaimedRewards`, `gameDownloadKeys`, `gamePurchases`, and `wharfLatest` (no credential);
+ * - the **legacy API** on `baseUrl` (`https://itch.io/api/1/…`), for an `api-key`,
+ *   `api-key-in-path` or `jwt` credential: `me`, `myGames`, `downloadKeys`, `purchases`, and
+ *   `credentialsInfo` for a key in the path.
+ *
+ * Arguments are checked before any request (a `TypeError`); answers are validated; failures are
+ * `ItchApiError`s. Redirects are never followed, so a credential never reaches another host.
  */
 export interface ItchClient {
-  /** Scopes (and for a JWT `expires_at`) of the client's credential. @see ../shared/spec/itch-api.md section 4A, 4B */
+  /**
+   * Scopes (and for a JWT `expires_at`, for an OAuth token `oauth_application_id`) of the
+   * client's credential: `GET {apiBaseUrl}/credentials/info`, or the legacy
+   * `/api/1/KEY/credentials/info` for a key in the path.
+   */
   credentialsInfo(options?: CallOptions): Promise<CredentialInfo>;
-  /** The owner of the credential (table A `me`). */
+  /** The owner of the credential (legacy `/api/1/KEY/me`; the current API calls it `profile`). */
   me(options?: CallOptions): Promise<User>;
-  /** Games the caller uploaded or may edit (table A `my-games`). */
+  /** Games the caller uploaded or may edit (legacy `/api/1/KEY/my-games`, `p_*` flags). */
   myGames(options?: CallOptions): Promise<Game[]>;
-  /** A download key of a game, from a purchase or a claim (table A `download_keys`). */
+  /** A download key of a game, from a purchase or a claim (legacy `/api/1/KEY/game/ID/download_keys`). */
   downloadKeys(gameId: number, lookup: DownloadKeyLookup, options?: CallOptions): Promise<DownloadKey>;
-  /** Completed purchases of a game (table A `purchases`); `[]` for a claimed key. */
+  /** Completed purchases of a game (legacy `/api/1/KEY/game/ID/purchases`); `[]` for a claimed key. */
   purchases(gameId: number, lookup: PurchaseLookup, options?: CallOptions): Promise<Purchase[]>;
-  /** The user's public profile (table B, scope `profile:me`). */
+  /** The credential's owner (`GET {apiBaseUrl}/profile`; OAuth scope `profile:me`). */
   profile(options?: CallOptions): Promise<User>;
-  /** Games the user is developing (table B, scope `profile:games`). */
+  /** Games the user is developing, with `traits` and `classification` (`/profile/games`; scope `profile:games`). */
   profileGames(options?: CallOptions): Promise<Game[]>;
-  /** The user's collections (table B, scope `profile:collections`). */
+  /** The user's collections (`/profile/collections`; scope `profile:collections`). */
   profileCollections(options?: CallOptions): Promise<Collection[]>;
-  /** One page of the games the user purchased or claimed (table B, scope `profile:owned`). */
+  /** One page of the games the user purchased or claimed (`/profile/owned-keys`; scope `profile:owned`). */
   profileOwnedKeys(query?: { page?: number | undefined }, options?: CallOptions): Promise<ProfileOwnedKeysResponse>;
-  /** Whether the user owns a game of the OAuth application's creator (table B, scope `game:view:ownership`). */
+  /** Whether the user owns a game of the OAuth application's creator (`/games/ID/ownership`; scope `game:view:ownership`). */
   gameOwnership(gameId: number, options?: CallOptions): Promise<GameOwnershipResponse>;
-  /** Rewards claimed for a game the user develops (table B, scope `game:view:rewards`). */
+  /** Rewards claimed for a game the user develops (`/games/ID/claimed-rewards`; scope `game:view:rewards`). */
   gameClaimedRewards(gameId: number, options?: CallOptions): Promise<ClaimedReward[]>;
+  /** A download key of a game, from a purchase or a claim (`/games/ID/download_keys`). */
+  gameDownloadKeys(gameId: number, lookup: DownloadKeyLookup, options?: CallOptions): Promise<DownloadKey>;
+  /**
+   * Completed purchases of a game (`/games/ID/purchases`), with `quantity`, `status` and
+   * `purchase_type`; a bundle purchase's `game_id` is the list of the bundle's games.
+   */
+  gamePurchases(gameId: number, lookup: PurchaseLookup, options?: CallOptions): Promise<Purchase[]>;
+  /**
+   * The latest version pushed to a butler channel (`/wharf/latest`, no credential sent):
+   * `undefined` when the channel has none.
+   */
+  wharfLatest(channel: WharfChannel, options?: CallOptions): Promise<string | undefined>;
 }
+
+type Host = 'legacy' | 'current' | 'public';
 
 /**
  * Creates an itch.io API client for one credential.
  *
  * @example
  * const itch = createItchClient({ credential: { type: 'api-key', key: apiKey } });
- * const [purchase] = await itch.purchases(3, { email: 'leaf@example.com' });
+ * const [purchase] = await itch.gamePurchases(3, { email: 'leaf@example.com' });
  *
- * @throws TypeError for a bad credential, `baseUrl` or `timeoutMs` (never showing the secret).
- * @see ../shared/spec/itch-api.md sections 4 and 5
+ * @throws TypeError for a bad credential, `baseUrl`, `apiBaseUrl` or `timeoutMs` (never showing the secret).
+ * @see https://itch.io/docs/api/serverside
+ * @see https://itch.io/docs/api/oauth
  */
 export function createItchClient(options: ItchClientOptions): ItchClient {
   const placement = placeCredential(options.credential);
-  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, 'baseUrl');
+  const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
   const clientTimeoutMs = assertTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const send: FetchFunction = options.fetch ?? ((input, init) => fetch(input, init));
 
   const call = <S extends z.ZodType>(
     method: string,
-    table: EndpointTable | 'any',
+    host: Host,
     path: string,
     schema: S,
     callOptions: CallOptions | undefined,
     query: Record<string, string> = {},
   ): Promise<z.output<S>> => {
-    if (table !== 'any' && table !== placement.table) {
-      const needed = table === 'A' ? 'an "api-key", "api-key-in-path" or "jwt" credential' : 'an "oauth" credential';
-      throw new TypeError(`${method}() is a table ${table} endpoint and needs ${needed}; this client has a "${placement.type}" one`);
+    let url: URL;
+    let endpoint = path;
+    let authorization: string | undefined;
+    if (host === 'legacy') {
+      if (placement.legacyPrefix === undefined) {
+        throw new TypeError(`${method}() is a legacy /api/1/ endpoint, which takes an "api-key", "api-key-in-path" or "jwt" credential, not an "oauth" one`);
+      }
+      url = new URL(`${baseUrl}${placement.legacyPrefix}${path}`);
+      endpoint = `${placement.legacyEndpointPrefix}${path}`;
+      authorization = placement.authorization;
+    } else {
+      if (host === 'current') {
+        if (placement.authorization === undefined) {
+          throw new TypeError(`${method}() is an endpoint of ${apiBaseUrl}, which takes the credential as a Bearer header: use type "api-key" instead of "api-key-in-path"`);
+        }
+        authorization = placement.authorization;
+      }
+      url = new URL(`${apiBaseUrl}${path}`);
     }
-    const url = new URL(`${baseUrl}${placement.pathPrefix}${path}`);
     url.search = new URLSearchParams(query).toString();
     return requestItchApi({
       url,
-      endpoint: `${placement.endpointPrefix}${path}`,
-      authorization: placement.authorization,
+      endpoint,
+      authorization,
       secret: placement.secret,
       schema,
       fetch: send,
@@ -129,48 +192,78 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
     });
   };
 
+  const gamePath = (gameId: number, legacy: boolean, rest: string): string => `/${legacy ? 'game' : 'games'}/${assertId(gameId, 'gameId')}/${rest}`;
+  const downloadKeys = async (method: string, host: Host, gameId: number, lookup: DownloadKeyLookup, callOptions?: CallOptions) => {
+    const path = gamePath(gameId, host === 'legacy', 'download_keys');
+    const query = lookupQuery(lookup, method, ['downloadKey', 'userId', 'email']);
+    return (await call(method, host, path, downloadKeysResponseSchema, callOptions, query)).download_key;
+  };
+  const purchases = async (method: string, host: Host, gameId: number, lookup: PurchaseLookup, callOptions?: CallOptions) => {
+    const path = gamePath(gameId, host === 'legacy', 'purchases');
+    const query = lookupQuery(lookup, method, ['email', 'userId']);
+    return (await call(method, host, path, purchasesResponseSchema, callOptions, query)).purchases;
+  };
+
   // Every method is async so that an argument error rejects its promise like any other failure.
   return {
     async credentialsInfo(callOptions) {
-      return call('credentialsInfo', 'any', '/credentials/info', credentialsInfoResponseSchema, callOptions);
+      const host = placement.authorization === undefined ? 'legacy' : 'current';
+      return call('credentialsInfo', host, '/credentials/info', credentialsInfoResponseSchema, callOptions);
     },
     async me(callOptions) {
-      return (await call('me', 'A', '/me', meResponseSchema, callOptions)).user;
+      return (await call('me', 'legacy', '/me', meResponseSchema, callOptions)).user;
     },
     async myGames(callOptions) {
-      return (await call('myGames', 'A', '/my-games', myGamesResponseSchema, callOptions)).games;
+      return (await call('myGames', 'legacy', '/my-games', myGamesResponseSchema, callOptions)).games;
     },
     async downloadKeys(gameId, lookup, callOptions) {
-      const path = `/game/${assertId(gameId, 'gameId')}/download_keys`;
-      const query = lookupQuery(lookup, 'downloadKeys', ['downloadKey', 'userId', 'email']);
-      return (await call('downloadKeys', 'A', path, downloadKeysResponseSchema, callOptions, query)).download_key;
+      return downloadKeys('downloadKeys', 'legacy', gameId, lookup, callOptions);
     },
     async purchases(gameId, lookup, callOptions) {
-      const path = `/game/${assertId(gameId, 'gameId')}/purchases`;
-      const query = lookupQuery(lookup, 'purchases', ['email', 'userId']);
-      return (await call('purchases', 'A', path, purchasesResponseSchema, callOptions, query)).purchases;
+      return purchases('purchases', 'legacy', gameId, lookup, callOptions);
     },
     async profile(callOptions) {
-      return (await call('profile', 'B', '/profile', profileResponseSchema, callOptions)).user;
+      return (await call('profile', 'current', '/profile', profileResponseSchema, callOptions)).user;
     },
     async profileGames(callOptions) {
-      return (await call('profileGames', 'B', '/profile/games', profileGamesResponseSchema, callOptions)).games;
+      return (await call('profileGames', 'current', '/profile/games', profileGamesResponseSchema, callOptions)).games;
     },
     async profileCollections(callOptions) {
-      return (await call('profileCollections', 'B', '/profile/collections', profileCollectionsResponseSchema, callOptions)).collections;
+      return (await call('profileCollections', 'current', '/profile/collections', profileCollectionsResponseSchema, callOptions)).collections;
     },
     async profileOwnedKeys(query = {}, callOptions) {
       const params: Record<string, string> = query.page === undefined ? {} : { page: String(assertId(query.page, 'page')) };
-      return call('profileOwnedKeys', 'B', '/profile/owned-keys', profileOwnedKeysResponseSchema, callOptions, params);
+      return call('profileOwnedKeys', 'current', '/profile/owned-keys', profileOwnedKeysResponseSchema, callOptions, params);
     },
     async gameOwnership(gameId, callOptions) {
-      return call('gameOwnership', 'B', `/games/${assertId(gameId, 'gameId')}/ownership`, gameOwnershipResponseSchema, callOptions);
+      return call('gameOwnership', 'current', gamePath(gameId, false, 'ownership'), gameOwnershipResponseSchema, callOptions);
     },
     async gameClaimedRewards(gameId, callOptions) {
-      const path = `/games/${assertId(gameId, 'gameId')}/claimed-rewards`;
-      return (await call('gameClaimedRewards', 'B', path, gameClaimedRewardsResponseSchema, callOptions)).claimed_rewards;
+      const path = gamePath(gameId, false, 'claimed-rewards');
+      return (await call('gameClaimedRewards', 'current', path, gameClaimedRewardsResponseSchema, callOptions)).claimed_rewards;
+    },
+    async gameDownloadKeys(gameId, lookup, callOptions) {
+      return downloadKeys('gameDownloadKeys', 'current', gameId, lookup, callOptions);
+    },
+    async gamePurchases(gameId, lookup, callOptions) {
+      return purchases('gamePurchases', 'current', gameId, lookup, callOptions);
+    },
+    async wharfLatest(channel, callOptions) {
+      const query = wharfQuery(channel);
+      return (await call('wharfLatest', 'public', '/wharf/latest', wharfLatestResponseSchema, callOptions, query)).latest;
     },
   };
+}
+
+function wharfQuery(channel: WharfChannel): Record<string, string> {
+  const { target, channelName } = (channel ?? {}) as Partial<WharfChannel>;
+  if (typeof target !== 'string' || !/^[^/\s]+\/[^/\s]+$/.test(target)) {
+    throw new TypeError('wharfLatest() needs target as "user/game", as in https://user.itch.io/game');
+  }
+  if (typeof channelName !== 'string' || !/^[\x21-\x7e]+$/.test(channelName)) {
+    throw new TypeError('wharfLatest() needs channelName, a butler channel such as "windows-beta"');
+  }
+  return { target, channel_name: channelName };
 }
 
 const QUERY_NAMES = { downloadKey: 'download_key', userId: 'user_id', email: 'email' } as const;
@@ -178,7 +271,7 @@ type LookupField = keyof typeof QUERY_NAMES;
 
 /**
  * Turns a lookup into query parameters, checking each given field and that at least one is.
- * @see ../shared/spec/itch-api.md section 4A rules 2 and 4
+ * @see https://itch.io/docs/api/serverside
  */
 function lookupQuery(lookup: DownloadKeyLookup | PurchaseLookup, method: string, fields: readonly LookupField[]): Record<string, string> {
   if (typeof lookup !== 'object' || lookup === null) throw new TypeError(`${method}() needs a lookup object`);
@@ -226,18 +319,18 @@ function assertTimeout(value: unknown, name: string): number {
 }
 
 /**
- * Checks the address of itch.io: https, or http on a loopback host (an emulator), without
+ * Checks an address of itch.io (`baseUrl` or `apiBaseUrl`): https, or http on a loopback host (an emulator), without
  * credentials, query or fragment. Returns it without a trailing slash.
  * @throws TypeError naming the problem.
  */
-export function assertApiBaseUrl(value: string): string {
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(value)}`);
+export function assertApiBaseUrl(value: string, name = 'baseUrl'): string {
+  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
   const url = new URL(value);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new TypeError(`baseUrl must be https (http only on a loopback host), got ${JSON.stringify(url.protocol)} for ${url.hostname}`);
+    throw new TypeError(`${name} must be https (http only on a loopback host), got ${JSON.stringify(url.protocol)} for ${url.hostname}`);
   }
-  if (url.username !== '' || url.password !== '') throw new TypeError('baseUrl must not carry credentials');
-  if (url.search !== '' || url.hash !== '') throw new TypeError('baseUrl must not carry a query or fragment');
+  if (url.username !== '' || url.password !== '') throw new TypeError(`${name} must not carry credentials`);
+  if (url.search !== '' || url.hash !== '') throw new TypeError(`${name} must not carry a query or fragment`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 

@@ -1,13 +1,16 @@
 /**
- * A credential for the itch.io API, one of the kinds of spec section 5.1, or an OAuth access
- * token (section 5.3):
+ * A credential for the itch.io API:
  *
- * - `api-key`: `/api/1/key/...` with `Authorization: Bearer <key>`;
- * - `api-key-in-path`: `/api/1/<key>/...`, no header (the key shows in every URL: prefer `api-key`);
- * - `jwt`: `/api/1/jwt/...` with `Authorization: Bearer <token>`;
- * - `oauth`: an access token from the OAuth flow, for the `/api/...` endpoints of table B.
+ * - `api-key`: a key from the account's API keys page. `Authorization: Bearer <key>`, on the
+ *   current API (`https://api.itch.io/…`) and on the legacy `/api/1/key/…`;
+ * - `api-key-in-path`: the same key in the legacy path `/api/1/<key>/…`, no header (the key shows
+ *   in every URL: prefer `api-key`); legacy endpoints only;
+ * - `jwt`: the token the itch app hands a game that asks for API scopes in its manifest, as a
+ *   Bearer header on the current API and on `/api/1/jwt/…`;
+ * - `oauth`: an access token from the OAuth flow, as a Bearer header on the current API.
  *
- * @see ../shared/spec/itch-api.md sections 5.1 and 5.3
+ * @see https://itch.io/docs/api/serverside
+ * @see https://itch.io/docs/api/oauth
  */
 export type ItchCredential =
   | { type: 'api-key'; key: string }
@@ -17,18 +20,20 @@ export type ItchCredential =
 
 export type ItchCredentialType = ItchCredential['type'];
 
-/** Which table of spec section 4 a credential reaches: A (server-side) or B (OAuth). */
-export type EndpointTable = 'A' | 'B';
-
 /** How requests carry a credential. */
 export interface CredentialPlacement {
   type: ItchCredentialType;
-  table: EndpointTable;
-  /** Path prefix of every endpoint, the key URL-encoded when it is in the path. */
-  pathPrefix: string;
+  /**
+   * Path prefix on the legacy API (`/api/1/key`, `/api/1/<key>`, `/api/1/jwt`); `undefined` for
+   * an OAuth token, which the legacy API does not take.
+   */
+  legacyPrefix: string | undefined;
   /** The same prefix as shown in errors, with a key in the path replaced by `KEY`. */
-  endpointPrefix: string;
-  /** The `Authorization` header value, when the credential travels in a header. */
+  legacyEndpointPrefix: string | undefined;
+  /**
+   * The `Authorization` header value; `undefined` for a key in the path, which the current API
+   * does not take.
+   */
   authorization: string | undefined;
   /** The secret itself, only to redact it from text that might echo it. */
   secret: string;
@@ -46,7 +51,7 @@ const MAX_SECRET_LENGTH = 4096;
  * secret.
  * @throws TypeError for an unknown kind, or a secret that is empty, too long, holds whitespace
  *   or control characters, or (in the path) `/`, `?`, `#`, `%` or `\`.
- * @see ../shared/spec/itch-api.md section 5.1
+ * @see https://itch.io/docs/api/serverside
  */
 export function placeCredential(credential: ItchCredential): CredentialPlacement {
   const type: unknown = (credential as { type?: unknown } | null)?.type;
@@ -56,22 +61,22 @@ export function placeCredential(credential: ItchCredential): CredentialPlacement
   switch (credential.type) {
     case 'api-key': {
       const key = checkSecret(credential.key, 'credential.key');
-      return { type: 'api-key', table: 'A', pathPrefix: '/api/1/key', endpointPrefix: '/api/1/key', authorization: `Bearer ${key}`, secret: key };
+      return { type: 'api-key', legacyPrefix: '/api/1/key', legacyEndpointPrefix: '/api/1/key', authorization: `Bearer ${key}`, secret: key };
     }
     case 'api-key-in-path': {
       const key = checkSecret(credential.key, 'credential.key');
       if (PATH_UNSAFE.test(key) || key === '.' || key === '..') {
         throw new TypeError('credential.key must not contain "/", "?", "#", "%" or "\\" when it is sent in the path');
       }
-      return { type: 'api-key-in-path', table: 'A', pathPrefix: `/api/1/${key}`, endpointPrefix: '/api/1/KEY', authorization: undefined, secret: key };
+      return { type: 'api-key-in-path', legacyPrefix: `/api/1/${key}`, legacyEndpointPrefix: '/api/1/KEY', authorization: undefined, secret: key };
     }
     case 'jwt': {
       const token = checkSecret(credential.token, 'credential.token');
-      return { type: 'jwt', table: 'A', pathPrefix: '/api/1/jwt', endpointPrefix: '/api/1/jwt', authorization: `Bearer ${token}`, secret: token };
+      return { type: 'jwt', legacyPrefix: '/api/1/jwt', legacyEndpointPrefix: '/api/1/jwt', authorization: `Bearer ${token}`, secret: token };
     }
     case 'oauth': {
       const token = checkSecret(credential.accessToken, 'credential.accessToken');
-      return { type: 'oauth', table: 'B', pathPrefix: '/api', endpointPrefix: '/api', authorization: `Bearer ${token}`, secret: token };
+      return { type: 'oauth', legacyPrefix: undefined, legacyEndpointPrefix: undefined, authorization: `Bearer ${token}`, secret: token };
     }
   }
 }

@@ -31,7 +31,7 @@ export interface ItchApiErrorInit {
  * A failed call to the itch.io API. Neither `message` nor `endpoint` ever contains the
  * credential: the endpoint is the path as the spec writes it, with a key in the path shown as
  * `KEY` (e.g. `/api/1/KEY/me`), and without the query string.
- * @see ../shared/spec/itch-api.md section 7
+ * @see https://itch.io/docs/api/serverside
  */
 export class ItchApiError extends Error {
   override name = 'ItchApiError';

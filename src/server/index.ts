@@ -5,6 +5,8 @@
 export {
   createItchClient,
   DEFAULT_TIMEOUT_MS,
+  DEFAULT_API_BASE_URL,
+  type WharfChannel,
   type ItchClient,
   type ItchClientOptions,
   type DownloadKeyLookup,

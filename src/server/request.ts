@@ -31,11 +31,11 @@ export interface ApiRequest<S extends z.ZodType> {
  * Sends one GET to the itch.io API and returns the validated body.
  *
  * Redirects are never followed (`redirect: 'manual'`): itch.io has answered `/api/1/KEY/...`
- * with a redirect to another host, and following it would hand the key (in the path or in the
+ * with a redirect to another host (itchio/itch.io#1816), and following it would hand the key (in the path or in the
  * `Authorization` header of a custom `fetch`) to that host.
  *
  * @throws ItchApiError with `code` telling what failed; see `ItchApiErrorCode`.
- * @see ../shared/spec/itch-api.md sections 1, 4 and 7
+ * @see https://itch.io/docs/api/serverside
  */
 export async function requestItchApi<S extends z.ZodType>(request: ApiRequest<S>): Promise<z.output<S>> {
   const { endpoint } = request;
@@ -109,7 +109,7 @@ function redirectError(response: Response, request: ApiRequest<z.ZodType>): Itch
     code: 'redirect',
     message:
       `itch.io ${request.endpoint} answered HTTP ${response.status}, a redirect to ${redactSecret(target, request.secret)}; ` +
-      'redirects are not followed so that the credential never goes elsewhere (set baseUrl if the API moved)',
+      'redirects are not followed so that the credential never goes elsewhere (set baseUrl or apiBaseUrl if the API moved)',
     endpoint: request.endpoint,
     status: response.status,
   });

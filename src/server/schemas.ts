@@ -15,7 +15,7 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\
  * Reads an itch.io date: `YYYY-MM-DD HH:MM:ss` (UTC, the `/api/1/` form) or RFC 3339 with up to
  * nanoseconds (`2021-12-22T22:26:44.000000000Z`). A date without an offset is UTC.
  * Returns `undefined` for anything else, including impossible dates such as February 30.
- * @see ../shared/spec/itch-api.md section 1 ("Dates and times")
+ * @see https://itch.io/docs/api/serverside
  */
 export function parseItchDate(value: string): Date | undefined {
   const match = DATE_PATTERN.exec(value);
@@ -72,7 +72,7 @@ export const userSummarySchema = z.looseObject({
 
 /**
  * A public profile, as answered by `/me` and `/profile`.
- * @see ../shared/spec/itch-api.md section 2 ("User")
+ * @see https://itch.io/docs/api/serverside
  */
 export const userSchema = userSummarySchema.extend({
   gamer: z.boolean(),
@@ -80,7 +80,7 @@ export const userSchema = userSummarySchema.extend({
   press_user: z.boolean(),
 });
 
-/** @see ../shared/spec/itch-api.md section 2 ("Earning") */
+/** What a game earned in one currency. @see https://itch.io/docs/api/serverside */
 export const earningSchema = z.looseObject({
   currency: z.string(),
   /** In the currency's minor unit (cents). */
@@ -89,10 +89,11 @@ export const earningSchema = z.looseObject({
 });
 
 /**
- * A game. The spec lists the fields of a my-games item; real responses (profile/games,
- * owned-keys) carry fewer, and `traits` in place of the `p_*` flags, so only `id` and `url` are
- * required.
- * @see ../shared/spec/itch-api.md section 2 ("Game")
+ * A game. The legacy my-games lists platforms as `p_windows`-style booleans; the current API
+ * (profile/games, owned-keys) as `traits` (`["p_windows", "p_linux", "can_be_bought"]`) with a
+ * `classification` (`"game"`, `"tool"`, …), and leaves out more fields, so only `id` and `url`
+ * are required.
+ * @see https://itch.io/docs/api/serverside
  */
 export const gameSchema = z.looseObject({
   id,
@@ -122,7 +123,7 @@ export const gameSchema = z.looseObject({
 
 /**
  * A download key, from a purchase or a claim.
- * @see ../shared/spec/itch-api.md section 2 ("Download key")
+ * @see https://itch.io/docs/api/serverside
  */
 export const downloadKeySchema = z.looseObject({
   id,
@@ -136,12 +137,20 @@ export const downloadKeySchema = z.looseObject({
 });
 
 /**
- * A completed purchase. `donation` is true when no download key is tied to it.
- * @see ../shared/spec/itch-api.md section 2 ("Purchase")
+ * What a purchase bought: a `game`, a `bundle` (then `game_id` lists the bundle's games) or a
+ * `sub_product`; a string itch.io adds later is kept as it is.
+ */
+export type PurchaseType = 'game' | 'bundle' | 'sub_product' | (string & {});
+
+/**
+ * A completed purchase. `donation` is true when no download key is tied to it. The current API
+ * adds `quantity`, `status` and `purchase_type`; for a bundle purchase its `game_id` is the
+ * list of the bundle's game ids.
+ * @see https://itch.io/docs/api/serverside
  */
 export const purchaseSchema = z.looseObject({
   id,
-  game_id: id,
+  game_id: z.union([id, z.array(id)]),
   email: z.string(),
   created_at: itchDateSchema,
   source: z.string(),
@@ -150,12 +159,19 @@ export const purchaseSchema = z.looseObject({
   price: z.string(),
   sale_rate: z.number(),
   donation: z.boolean(),
+  quantity: z.int().positive().optional(),
+  /** `"complete"` in every answer: only completed purchases are listed. */
+  status: z.string().optional(),
+  purchase_type: z
+    .string()
+    .transform((value) => value as PurchaseType)
+    .optional(),
 });
 
 /**
  * What credentials/info answers: the scopes, `expires_at` for a JWT, and (seen in real
  * responses for OAuth access tokens) the `oauth_application_id` the token was issued to.
- * @see ../shared/spec/itch-api.md section 2 ("Credential info") and section 5.2
+ * @see https://itch.io/docs/api/serverside
  */
 export const credentialInfoSchema = z.looseObject({
   scopes: itchList(z.string()),
@@ -198,43 +214,50 @@ export const claimedRewardSchema = z.looseObject({
 
 /**
  * The body of every error answer: `{ "errors": ["..."] }`, sometimes with `details`.
- * @see ../shared/spec/itch-api.md section 7
+ * @see https://itch.io/docs/api/serverside
  */
 export const errorsResponseSchema = z.looseObject({
   errors: z.array(z.string()).min(1),
   details: z.string().optional(),
 });
 
-/** `/api/1/KEY/me` @see ../shared/spec/itch-api.md section 4A */
+/** `/api/1/KEY/me` @see https://itch.io/docs/api/serverside */
 export const meResponseSchema = z.looseObject({ user: userSchema });
-/** `/api/1/KEY/my-games` @see ../shared/spec/itch-api.md section 4A */
+/** `/api/1/KEY/my-games` @see https://itch.io/docs/api/serverside */
 export const myGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
-/** `/api/1/KEY/game/<id>/download_keys` @see ../shared/spec/itch-api.md section 4A */
+/** `/api/1/KEY/game/<id>/download_keys` and `/games/<id>/download_keys` @see https://itch.io/docs/api/serverside */
 export const downloadKeysResponseSchema = z.looseObject({ download_key: downloadKeySchema });
-/** `/api/1/KEY/game/<id>/purchases`; `{}` for a claimed key (rule 8). @see ../shared/spec/itch-api.md section 4A */
+/** `/api/1/KEY/game/<id>/purchases` and `/games/<id>/purchases`; `{}` for a claimed key. @see https://itch.io/docs/api/serverside */
 export const purchasesResponseSchema = z.looseObject({ purchases: itchList(purchaseSchema) });
-/** `/api/1/KEY/credentials/info` and `/api/credentials/info`: not wrapped. */
+/** `/credentials/info` (and legacy `/api/1/KEY/credentials/info`): not wrapped. */
 export const credentialsInfoResponseSchema = credentialInfoSchema;
-/** `/api/profile` @see ../shared/spec/itch-api.md section 4B */
+/** `/profile` @see https://itch.io/docs/api/oauth */
 export const profileResponseSchema = z.looseObject({ user: userSchema });
-/** `/api/profile/games` @see ../shared/spec/itch-api.md section 4B */
+/** `/profile/games` @see https://itch.io/docs/api/oauth */
 export const profileGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
-/** `/api/profile/collections` @see ../shared/spec/itch-api.md section 4B */
+/** `/profile/collections` @see https://itch.io/docs/api/oauth */
 export const profileCollectionsResponseSchema = z.looseObject({ collections: itchList(collectionSchema) });
-/** `/api/profile/owned-keys`, one page of it. @see ../shared/spec/itch-api.md section 4B */
+/** `/profile/owned-keys`, one page of it. @see https://itch.io/docs/api/oauth */
 export const profileOwnedKeysResponseSchema = z.looseObject({
   owned_keys: itchList(ownedKeySchema),
   page: z.int().positive(),
   per_page: z.int().positive(),
 });
 /**
- * `/api/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in the spec; the
+ * `/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in the spec; the
  * field as third-party clients of api.itch.io read it).
- * @see ../shared/spec/itch-api.md section 4B
+ * @see https://itch.io/docs/api/oauth
  */
 export const gameOwnershipResponseSchema = z.looseObject({ owns: z.boolean() });
-/** `/api/games/<id>/claimed-rewards` (payload not shown in the spec). @see ../shared/spec/itch-api.md section 4B */
+/** `/games/<id>/claimed-rewards` (payload not shown in the spec). @see https://itch.io/docs/api/oauth */
 export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards: itchList(claimedRewardSchema) });
+
+/**
+ * `/wharf/latest?target=user/game&channel_name=…`: `{ "latest": "1.2.3" }`, without `latest`
+ * when the channel has no build yet.
+ * @see https://itch.io/docs/api/serverside
+ */
+export const wharfLatestResponseSchema = z.looseObject({ latest: z.string().optional() });
 
 export type UserSummary = z.infer<typeof userSummarySchema>;
 export type User = z.infer<typeof userSchema>;
@@ -258,3 +281,4 @@ export type ProfileCollectionsResponse = z.infer<typeof profileCollectionsRespon
 export type ProfileOwnedKeysResponse = z.infer<typeof profileOwnedKeysResponseSchema>;
 export type GameOwnershipResponse = z.infer<typeof gameOwnershipResponseSchema>;
 export type GameClaimedRewardsResponse = z.infer<typeof gameClaimedRewardsResponseSchema>;
+export type WharfLatestResponse = z.infer<typeof wharfLatestResponseSchema>;

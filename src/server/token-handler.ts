@@ -1,6 +1,6 @@
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { missingScopes, parseScopes } from '../core/scopes.js';
-import { assertApiBaseUrl, createItchClient } from './client.js';
+import { assertApiBaseUrl, createItchClient, DEFAULT_API_BASE_URL } from './client.js';
 import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
@@ -8,7 +8,7 @@ import type { User } from './schemas.js';
 
 /** What `onLogin` learns about a verified login. */
 export interface LoginContext {
-  /** The itch.io profile of the user (from `/api/profile`). */
+  /** The itch.io profile of the user (from `{apiBaseUrl}/profile`). */
   user: User;
   /** The scopes the access token carries (from credentials/info). */
   scopes: string[];
@@ -27,8 +27,13 @@ export type LoginResult = Response | { headers?: HeadersInit | undefined } | und
 export interface TokenHandlerOptions {
   /** Makes the app's session for a verified user. Errors it throws propagate to the caller. */
   onLogin(context: LoginContext): LoginResult | Promise<LoginResult>;
-  /** Where itch.io lives. Default `https://itch.io`. */
+  /** The itch.io site (the authorization page, the legacy `/api/1/…`). Default `https://itch.io`. */
   baseUrl?: string | undefined;
+  /**
+   * Where the token is checked: `{apiBaseUrl}/credentials/info` and `{apiBaseUrl}/profile`.
+   * Default `https://api.itch.io`, where itch.io serves them; an emulator's `apiUrl` in tests.
+   */
+  apiBaseUrl?: string | undefined;
   /**
    * Scopes the token must carry (subscopes count, spec 5.2). `profile:me` is always required,
    * because the handler reads the profile. Default `profile:me`.
@@ -65,18 +70,20 @@ const MAX_TOKEN_LENGTH = 1024;
  * `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
  *
  * In order, it refuses a cross-site request (403), another method (405), another content type
- * (415), a body over the limit (413) or of another shape (400); asks itch.io's credentials/info
+ * (415), a body over the limit (413) or of another shape (400); asks `{apiBaseUrl}/credentials/info`
  * about the token, refusing an unknown token (401), one without a required scope (403) and one
- * of another OAuth application (403); reads the profile; calls `onLogin`; and answers 200
+ * of another OAuth application (403); reads `{apiBaseUrl}/profile`; calls `onLogin`; and answers 200
  * `{ user }`. When itch.io cannot be reached or fails, it answers 502. Every error answer is
  * `{ "errors": ["..."] }` with `Cache-Control: no-store`; the token is never echoed.
  *
  * @throws TypeError at creation for bad options.
- * @see ../shared/spec/itch-api.md sections 4B, 5.2 and 5.3; RFC 9700 section 4.6
+ * @see https://itch.io/docs/api/oauth
+ * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.6
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   if (typeof options.onLogin !== 'function') throw new TypeError('onLogin must be a function');
-  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, 'baseUrl');
+  const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
   const requiredScopes = parseScopes([...parseScopes(options.requiredScopes ?? []), 'profile:me']);
   const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -104,7 +111,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     const token = readAccessToken(body);
     if (typeof token !== 'string') return errorResponse(400, token.problem);
 
-    const itch = createItchClient({ baseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
+    const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
     let scopes: string[];
     let user: User;
     try {

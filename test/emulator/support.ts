@@ -17,6 +17,7 @@ import {
   profileOwnedKeysResponseSchema,
   profileResponseSchema,
   purchasesResponseSchema,
+  wharfLatestResponseSchema,
 } from '../../src/server/schemas.js';
 
 export interface ApiAnswer {
@@ -79,6 +80,9 @@ const ENDPOINT_SCHEMAS: [name: string, path: RegExp, schema: z.ZodType][] = [
   ['/api/profile/owned-keys', /^\/api\/profile\/owned-keys$/, profileOwnedKeysResponseSchema],
   ['/api/games/ID/ownership', /^\/api\/games\/[^/]+\/ownership$/, gameOwnershipResponseSchema],
   ['/api/games/ID/claimed-rewards', /^\/api\/games\/[^/]+\/claimed-rewards$/, gameClaimedRewardsResponseSchema],
+  ['/api/games/ID/download_keys', /^\/api\/games\/[^/]+\/download_keys$/, downloadKeysResponseSchema],
+  ['/api/games/ID/purchases', /^\/api\/games\/[^/]+\/purchases$/, purchasesResponseSchema],
+  ['/api/wharf/latest', /^\/api\/wharf\/latest$/, wharfLatestResponseSchema],
 ];
 
 /**

@@ -13,7 +13,7 @@ after(async () => {
   await emulator.close();
 });
 
-const client = (credential: ItchCredential): ItchClient => createItchClient({ baseUrl: emulator.url, credential });
+const client = (credential: ItchCredential): ItchClient => createItchClient({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, credential });
 
 /** An access token of the demo application, as approving its consent page would give. */
 const oauthClient = (userId: number, scopes: string): ItchClient =>

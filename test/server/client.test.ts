@@ -66,14 +66,48 @@ describe('createItchClient: where each credential goes', () => {
     assert.equal(authorization(stub.calls[0]), 'Bearer a.b.c');
   });
 
-  it('sends an OAuth token as a Bearer header to the unversioned /api/ paths', async () => {
+  it('sends an OAuth token as a Bearer header to https://api.itch.io, without an /api prefix', async () => {
     const stub = stubFetch();
     await createItchClient({ credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch }).profile();
-    assert.equal(stub.calls[0]?.url, 'https://itch.io/api/profile');
+    assert.equal(stub.calls[0]?.url, 'https://api.itch.io/profile');
     assert.equal(authorization(stub.calls[0]), `Bearer ${SECRET}`);
   });
 
-  it('asks credentials/info under the prefix of the credential kind', async () => {
+  it('sends an API key and a JWT as a Bearer header to the current API too', async () => {
+    const key = stubFetch(() => json({ games: [] }));
+    await createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: key.fetch }).profileGames();
+    assert.equal(key.calls[0]?.url, 'https://api.itch.io/profile/games');
+    assert.equal(authorization(key.calls[0]), `Bearer ${SECRET}`);
+    const jwt = stubFetch();
+    await createItchClient({ credential: { type: 'jwt', token: 'a.b.c' }, fetch: jwt.fetch }).profile();
+    assert.equal(jwt.calls[0]?.url, 'https://api.itch.io/profile');
+    assert.equal(authorization(jwt.calls[0]), 'Bearer a.b.c');
+  });
+
+  it('asks the current download_keys and purchases under /games/ID/ of apiBaseUrl', async () => {
+    const stub = stubFetch((url) =>
+      json(url.includes('download_keys') ? { download_key: { id: 1, key: 'k', game_id: 3, downloads: 0, created_at: '2014-02-28T00:25:09Z' } } : { purchases: {} }),
+    );
+    const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
+    await itch.gameDownloadKeys(3, { userId: 5 });
+    assert.deepEqual(await itch.gamePurchases(3, { email: 'a@example.com' }), []);
+    assert.deepEqual(
+      stub.calls.map((call) => call.url),
+      ['https://api.itch.io/games/3/download_keys?user_id=5', 'https://api.itch.io/games/3/purchases?email=a%40example.com'],
+    );
+  });
+
+  it('asks wharf/latest without any credential, and reads a channel without a build as undefined', async () => {
+    const stub = stubFetch((url) => json(url.includes('channel_name=windows') ? { latest: '1.2.3' } : {}));
+    const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
+    assert.equal(await itch.wharfLatest({ target: 'leafo/x-moon', channelName: 'windows' }), '1.2.3');
+    assert.equal(await itch.wharfLatest({ target: 'leafo/x-moon', channelName: 'linux' }), undefined);
+    assert.equal(stub.calls[0]?.url, 'https://api.itch.io/wharf/latest?target=leafo%2Fx-moon&channel_name=windows');
+    assert.equal(authorization(stub.calls[0]), null);
+    await assert.rejects(itch.wharfLatest({ target: 'x-moon', channelName: 'windows' }), TypeError);
+  });
+
+  it('asks credentials/info on apiBaseUrl, or on the legacy path for a key in the path', async () => {
     const urls: string[] = [];
     const credentials: ItchCredential[] = [
       { type: 'api-key', key: SECRET },
@@ -87,18 +121,34 @@ describe('createItchClient: where each credential goes', () => {
       urls.push(stub.calls[0]?.url ?? '');
     }
     assert.deepEqual(urls, [
-      'https://itch.io/api/1/key/credentials/info',
+      'https://api.itch.io/credentials/info',
       `https://itch.io/api/1/${SECRET}/credentials/info`,
-      'https://itch.io/api/1/jwt/credentials/info',
-      'https://itch.io/api/credentials/info',
+      'https://api.itch.io/credentials/info',
+      'https://api.itch.io/credentials/info',
     ]);
   });
 
-  it('keeps the path prefix of baseUrl', async () => {
+  it('keeps the path prefix of baseUrl and of apiBaseUrl', async () => {
     const stub = stubFetch();
-    const itch = createItchClient({ baseUrl: 'http://127.0.0.1:8787/itch/', credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch });
+    const itch = createItchClient({
+      baseUrl: 'http://127.0.0.1:8787/itch/',
+      apiBaseUrl: 'http://127.0.0.1:8787/itch/api/',
+      credential: { type: 'api-key', key: SECRET },
+      fetch: stub.fetch,
+    });
+    await itch.me();
     await itch.profile();
-    assert.equal(stub.calls[0]?.url, 'http://127.0.0.1:8787/itch/api/profile');
+    assert.deepEqual(
+      stub.calls.map((call) => call.url),
+      ['http://127.0.0.1:8787/itch/api/1/key/me', 'http://127.0.0.1:8787/itch/api/profile'],
+    );
+  });
+
+  it('refuses an apiBaseUrl that is not https, naming the option', () => {
+    assert.throws(
+      () => createItchClient({ apiBaseUrl: 'http://api.itch.io', credential: { type: 'api-key', key: SECRET } }),
+      (error: unknown) => error instanceof TypeError && /^apiBaseUrl must be https/.test(error.message),
+    );
   });
 
   it('sends the download_keys lookup as query parameters', async () => {
@@ -117,7 +167,7 @@ describe('createItchClient: where each credential goes', () => {
   it('asks for a page of owned keys', async () => {
     const stub = stubFetch(() => json({ owned_keys: [], page: 2, per_page: 50 }));
     const page = await createItchClient({ credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch }).profileOwnedKeys({ page: 2 });
-    assert.equal(stub.calls[0]?.url, 'https://itch.io/api/profile/owned-keys?page=2');
+    assert.equal(stub.calls[0]?.url, 'https://api.itch.io/profile/owned-keys?page=2');
     assert.equal(page.page, 2);
   });
 
@@ -128,7 +178,7 @@ describe('createItchClient: where each credential goes', () => {
     assert.deepEqual(await itch.gameClaimedRewards(7), []);
     assert.deepEqual(
       stub.calls.map((call) => call.url),
-      ['https://itch.io/api/games/7/ownership', 'https://itch.io/api/games/7/claimed-rewards'],
+      ['https://api.itch.io/games/7/ownership', 'https://api.itch.io/games/7/claimed-rewards'],
     );
   });
 
@@ -141,14 +191,14 @@ describe('createItchClient: where each credential goes', () => {
 });
 
 describe('createItchClient: checks before any request', () => {
-  it('refuses a table B method with a server-side credential', async () => {
+  it('refuses a current-API method with a key in the path, which the current API does not take', async () => {
     const stub = stubFetch();
-    const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
-    await assert.rejects(itch.profile(), (error: unknown) => error instanceof TypeError && /needs an "oauth" credential/.test(error.message));
+    const itch = createItchClient({ credential: { type: 'api-key-in-path', key: SECRET }, fetch: stub.fetch });
+    await assert.rejects(itch.profile(), (error: unknown) => error instanceof TypeError && /use type "api-key"/.test(error.message));
     assert.equal(stub.calls.length, 0);
   });
 
-  it('refuses a table A method with an OAuth credential', async () => {
+  it('refuses a legacy /api/1/ method with an OAuth credential', async () => {
     const stub = stubFetch();
     const itch = createItchClient({ credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch });
     await assert.rejects(itch.purchases(3, { email: 'a@example.com' }), TypeError);
@@ -231,7 +281,7 @@ describe('createItchClient: failures', () => {
       itch.profileOwnedKeys(),
       isApiError('api_error', (error) => {
         assert.equal(error.status, 404);
-        assert.equal(error.endpoint, '/api/profile/owned-keys');
+        assert.equal(error.endpoint, '/profile/owned-keys');
         assert.match(error.message, /invalid api endpoint/);
       }),
     );

@@ -12,6 +12,7 @@ import {
   profileGamesResponseSchema,
   profileOwnedKeysResponseSchema,
   purchasesResponseSchema,
+  wharfLatestResponseSchema,
 } from '../../src/server/schemas.js';
 
 const FIXTURES = new URL('../../../shared/fixtures/itch-api/', import.meta.url);
@@ -27,6 +28,7 @@ const VALID: Record<string, { schema: z.ZodType; pick?: (json: unknown) => unkno
   'itch.io-docs__serverside-current__credentials-info-key.json': { schema: credentialInfoSchema },
   'itch.io-docs__serverside-current__games-id-purchases.json': { schema: purchasesResponseSchema },
   'itch.io-docs__serverside-current__profile-games.json': { schema: profileGamesResponseSchema },
+  'itch.io-docs__serverside-current__wharf-latest.json': { schema: wharfLatestResponseSchema },
   'itchio__go-itchio__MOCK-profile-games.json': { schema: profileGamesResponseSchema },
   'TheArtfulBodger__wyvern__profile-owned-keys.json': { schema: profileOwnedKeysResponseSchema },
   // games/<id> is outside tables A and B, but its `game` is the Game resource.
@@ -49,12 +51,11 @@ const ERRORS = [
   'itchio__itch__issue3406-uploads-download-error.json',
 ];
 
-/** Bodies of endpoints the client does not call (login, uploads, wharf): valid JSON, no schema of ours. */
+/** Bodies of endpoints the client does not call (login, uploads): valid JSON, no schema of ours. */
 const OUTSIDE_THE_CLIENT = [
   'TheArtfulBodger__wyvern__games-id-uploads.json',
   'TheArtfulBodger__wyvern__login-success.json',
   'TheArtfulBodger__wyvern__login-totp-needed.json',
-  'itch.io-docs__serverside-current__wharf-latest.json',
   'itchio__itch.io__issue1301-games-uploads-empty.json',
 ];
 
@@ -121,6 +122,29 @@ describe('schemas on recorded values', () => {
   it('reads an RFC 3339 date with nanoseconds', async () => {
     const owned = profileOwnedKeysResponseSchema.parse(JSON.parse(await read('TheArtfulBodger__wyvern__profile-owned-keys.json')));
     assert.equal(owned.owned_keys[0]?.created_at?.toISOString(), '2022-03-08T13:41:10.000Z');
+  });
+
+  it('reads the current docs: traits and classification of a game, quantity, status and type of a purchase', async () => {
+    const { games } = profileGamesResponseSchema.parse(JSON.parse(await read('itch.io-docs__serverside-current__profile-games.json')));
+    assert.deepEqual(games[0]?.traits, ['p_windows', 'p_linux', 'p_osx']);
+    assert.equal(games[0]?.classification, 'game');
+    assert.equal(games[0]?.created_at?.toISOString(), '2013-03-03T23:02:14.000Z');
+    const { purchases } = purchasesResponseSchema.parse(JSON.parse(await read('itch.io-docs__serverside-current__games-id-purchases.json')));
+    assert.deepEqual(
+      [purchases[0]?.quantity, purchases[0]?.status, purchases[0]?.purchase_type, purchases[0]?.game_id],
+      [1, 'complete', 'game', 3],
+    );
+    const { latest } = wharfLatestResponseSchema.parse(JSON.parse(await read('itch.io-docs__serverside-current__wharf-latest.json')));
+    assert.equal(latest, '1.2.3');
+  });
+
+  it('reads a bundle purchase, whose game_id is the list of the bundle games', async () => {
+    const sample = JSON.parse(await read('itch.io-docs__serverside-current__games-id-purchases.json'));
+    sample.purchases[0] = { ...sample.purchases[0], purchase_type: 'bundle', game_id: [3, 4, 5] };
+    const [purchase] = purchasesResponseSchema.parse(sample).purchases;
+    assert.deepEqual(purchase?.game_id, [3, 4, 5]);
+    assert.equal(purchase?.purchase_type, 'bundle');
+    assert.equal(purchasesResponseSchema.safeParse({ purchases: [{ ...sample.purchases[0], game_id: [3, 'x'] }] }).success, false);
   });
 
   it('keeps fields the spec does not list', async () => {

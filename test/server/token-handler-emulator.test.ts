@@ -19,6 +19,7 @@ function setup() {
   const logins: LoginContext[] = [];
   const handler = createTokenHandler({
     baseUrl: emulator.url,
+    apiBaseUrl: emulator.apiUrl,
     applicationId: C.clients.demo.id,
     onLogin: (context) => {
       logins.push(context);

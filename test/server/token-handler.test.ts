@@ -14,15 +14,15 @@ interface FakeItch {
   fail?: () => Promise<Response>;
 }
 
-/** A stand-in for itch.io that knows one token, recording the paths it is asked. */
+/** A stand-in for itch.io that knows one token, recording the URLs it is asked. */
 function fakeItch({ info = { type: 'key', scopes: ['profile:me'], oauth_application_id: 42 }, fail }: FakeItch = {}) {
   const paths: string[] = [];
   const fetch: FetchFunction = async (url, init) => {
-    paths.push(new URL(url).pathname);
+    paths.push(url);
     if (fail !== undefined) return fail();
     if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`) return json({ errors: ['invalid key'] }, 401);
-    if (url === 'https://itch.io/api/credentials/info') return json(info);
-    if (url === 'https://itch.io/api/profile') return json({ user });
+    if (url === 'https://api.itch.io/credentials/info') return json(info);
+    if (url === 'https://api.itch.io/profile') return json({ user });
     return json({ errors: ['invalid api endpoint'] }, 404);
   };
   return { fetch, paths };
@@ -71,6 +71,12 @@ async function assertError(response: Response, status: number, message: RegExp):
 }
 
 describe('createTokenHandler: success', () => {
+  it('asks https://api.itch.io/credentials/info and /profile, and nothing else, when given no URL option', async () => {
+    const { handler, paths } = setup();
+    assert.equal((await handler(post())).status, 200);
+    assert.deepEqual(paths, ['https://api.itch.io/credentials/info', 'https://api.itch.io/profile']);
+  });
+
   it('answers 200 with the user and calls onLogin with user, scopes, token and request', async () => {
     const { handler, logins, paths } = setup();
     const request = post();
@@ -79,7 +85,7 @@ describe('createTokenHandler: success', () => {
     assert.equal(response.status, 200);
     assert.deepEqual(JSON.parse(text), { user });
     assert.ok(!text.includes(TOKEN));
-    assert.deepEqual(paths, ['/api/credentials/info', '/api/profile']);
+    assert.deepEqual(paths, ['https://api.itch.io/credentials/info', 'https://api.itch.io/profile']);
     assert.equal(logins.length, 1);
     assert.deepEqual(logins[0]?.user, user);
     assert.deepEqual(logins[0]?.scopes, ['profile:me']);
@@ -228,14 +234,14 @@ describe('createTokenHandler: refusals', () => {
     const response = await handler(post(JSON.stringify({ access_token: 'UnknownToken' })));
     assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer/);
     await assertError(response, 401, /did not accept the access token/);
-    assert.deepEqual(paths, ['/api/credentials/info']);
+    assert.deepEqual(paths, ['https://api.itch.io/credentials/info']);
     assert.equal(logins.length, 0);
   });
 
   it('refuses a token without the profile:me scope with 403', async () => {
     const { handler, logins, paths } = setup({ info: { scopes: ['profile:games'], oauth_application_id: 42 } });
     await assertError(await handler(post()), 403, /lacks the required scope profile:me/);
-    assert.deepEqual(paths, ['/api/credentials/info']);
+    assert.deepEqual(paths, ['https://api.itch.io/credentials/info']);
     assert.equal(logins.length, 0);
   });
 
@@ -248,7 +254,7 @@ describe('createTokenHandler: refusals', () => {
   it('refuses a token issued to another OAuth application with 403', async () => {
     const { handler, logins, paths } = setup({ info: { scopes: ['profile:me'], oauth_application_id: 7 } });
     await assertError(await handler(post()), 403, /not issued to this application/);
-    assert.deepEqual(paths, ['/api/credentials/info']);
+    assert.deepEqual(paths, ['https://api.itch.io/credentials/info']);
     assert.equal(logins.length, 0);
   });
 
