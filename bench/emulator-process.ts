@@ -5,8 +5,7 @@
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator } from '../src/emulator/index.js';
 
 const emulator = await startEmulator();
-const apiUrl = (emulator as { apiUrl?: string }).apiUrl;
-process.send!({ type: 'ready', url: emulator.url, apiUrl });
+process.send!({ type: 'ready', url: emulator.url, apiUrl: emulator.apiUrl });
 
 process.on('message', (message: { type: string; count?: number }) => {
   if (message.type === 'tokens') {

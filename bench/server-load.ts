@@ -6,7 +6,7 @@ import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
 
 interface Work {
   url: string;
-  apiUrl?: string;
+  apiUrl: string;
   warmup: string[];
   measured: string[];
   concurrency: number;
@@ -34,8 +34,8 @@ function heapAfterGc(): number {
 process.once('message', async (work: Work) => {
   const origin = 'http://127.0.0.1:8080';
   const handler = createTokenHandler({
-    // `apiBaseUrl` once issue 11 lands (the emulator then has `apiUrl`); `baseUrl` alone before.
-    ...({ baseUrl: work.url, ...(work.apiUrl ? { apiBaseUrl: work.apiUrl } : {}) } as { baseUrl: string }),
+    baseUrl: work.url,
+    apiBaseUrl: work.apiUrl,
     applicationId: C.clients.demo.id,
     onLogin: ({ user }) => ({ headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` } }),
   });

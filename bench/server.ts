@@ -27,7 +27,7 @@ export interface ServerFigures extends LoadResult {
 export async function measureServer(options: { warmup: number; logins: number; concurrency: number }): Promise<ServerFigures> {
   const emulator = fork(here('./emulator-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
-    const { url, apiUrl } = await nextMessage<{ url: string; apiUrl?: string }>(emulator, 'ready');
+    const { url, apiUrl } = await nextMessage<{ url: string; apiUrl: string }>(emulator, 'ready');
     emulator.send({ type: 'tokens', count: options.warmup + options.logins });
     const { tokens } = await nextMessage<{ tokens: string[] }>(emulator, 'tokens');
     const load = fork(here('./server-load.ts'), [], {
@@ -37,7 +37,7 @@ export async function measureServer(options: { warmup: number; logins: number; c
     const answer = nextMessage<LoadResult>(load);
     load.send({
       url,
-      ...(apiUrl ? { apiUrl } : {}),
+      apiUrl,
       warmup: tokens.slice(0, options.warmup),
       measured: tokens.slice(options.warmup),
       concurrency: options.concurrency,
