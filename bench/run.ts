@@ -10,7 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buttonRun, callbackRun, launch, type ButtonRun, type CallbackRun } from './browser.js';
-import { measureServer } from './server.js';
+import { IDLE_MS, measureServer } from './server.js';
 import { BUTTON_PAGES, CALLBACKS, LATER_SCRIPTS, startSite, type ButtonPage, type Callback } from './site.js';
 import { measureSizes, root } from './sizes.js';
 import { median, ms, quantile } from './stats.js';
@@ -141,9 +141,9 @@ lines.push(
   '',
   `### Server (createTokenHandler → emulator in another process, ${server.concurrency} concurrent logins)`,
   '',
-  `| logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} |`,
-  '|---:|---:|---:|---:|---:|---:|---:|',
-  `| ${Math.round(server.logins / server.seconds)} | ${median(server.latenciesMs).toFixed(0)} ms | ${quantile(server.latenciesMs, 0.99).toFixed(0)} ms | ${server.failures} | ${MiB(server.heapBefore)} | ${MiB(server.heapAfterHalf)} | ${MiB(server.heapAfter)} |`,
+  `| logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
+  '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  `| ${Math.round(server.logins / server.seconds)} | ${median(server.latenciesMs).toFixed(0)} ms | ${quantile(server.latenciesMs, 0.99).toFixed(0)} ms | ${server.failures} | ${MiB(server.heapBefore)} | ${MiB(server.heapAfterHalf)} | ${MiB(server.heapAfter)} | ${MiB(server.heapAfterIdle)} |`,
 );
 if (server.failures > 0) problems.push(`server: ${server.failures} logins failed`);
 

@@ -10,6 +10,8 @@ interface Work {
   warmup: string[];
   measured: string[];
   concurrency: number;
+  /** How long to idle before the last heap figure. */
+  idleMs: number;
 }
 
 export interface LoadResult {
@@ -19,6 +21,8 @@ export interface LoadResult {
   latenciesMs: number[];
   heapBefore: number;
   heapAfter: number;
+  /** After the logins and `idleMs` doing nothing. */
+  heapAfterIdle: number;
   /** Heap after the first half of the logins, after the second (growth that stays shows twice). */
   heapAfterHalf: number;
 }
@@ -26,8 +30,14 @@ export interface LoadResult {
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
-function heapAfterGc(): number {
-  for (let i = 0; i < 3; i++) gc!();
+/** heapUsed after full collections, with turns of the event loop between them so that
+ * finalizers (undici cleans up after requests with a FinalizationRegistry) run and their garbage
+ * goes too. */
+async function heapAfterGc(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc!();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return process.memoryUsage().heapUsed;
 }
 
@@ -73,12 +83,15 @@ process.once('message', async (work: Work) => {
 
   await round(work.warmup);
   failures = 0;
-  const heapBefore = heapAfterGc();
+  const heapBefore = await heapAfterGc();
   const half = work.measured.length / 2;
   const first = await round(work.measured.slice(0, half));
-  const heapAfterHalf = heapAfterGc();
+  const heapAfterHalf = await heapAfterGc();
   const second = await round(work.measured.slice(half));
-  const heapAfter = heapAfterGc();
+  const heapAfter = await heapAfterGc();
+  // Idle past every timer a login may have left (the client's 10 s time limit is one).
+  await new Promise((resolve) => setTimeout(resolve, work.idleMs));
+  const heapAfterIdle = await heapAfterGc();
   const result: LoadResult = {
     logins: work.measured.length,
     failures,
@@ -87,6 +100,7 @@ process.once('message', async (work: Work) => {
     heapBefore,
     heapAfterHalf,
     heapAfter,
+    heapAfterIdle,
   };
   process.send!(result, () => process.exit(0));
 });

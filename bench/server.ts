@@ -24,6 +24,9 @@ export interface ServerFigures extends LoadResult {
   concurrency: number;
 }
 
+/** Idle time before the last heap figure: past every timer a login may leave (the client's 10 s time limit). */
+export const IDLE_MS = 11_000;
+
 export async function measureServer(options: { warmup: number; logins: number; concurrency: number }): Promise<ServerFigures> {
   const emulator = fork(here('./emulator-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
@@ -41,6 +44,7 @@ export async function measureServer(options: { warmup: number; logins: number; c
       warmup: tokens.slice(0, options.warmup),
       measured: tokens.slice(options.warmup),
       concurrency: options.concurrency,
+      idleMs: IDLE_MS,
     });
     return { ...(await answer), concurrency: options.concurrency };
   } finally {
