@@ -35,7 +35,7 @@ export default defineConfig(({ mode }): UserConfig => {
         formats: ['es'],
       },
       rollupOptions: {
-        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^node:/, /^vite$/],
+        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^unstorage($|\/)/, /^lru-cache$/, /^node:/, /^vite$/],
       },
     },
   };

@@ -1,5 +1,8 @@
 // The entry of dist/itch-oauth.iife.js, everything browser-side for a plain <script src>.
 // First in <head> of a callback page (with data-backend) it performs the capture before
 // anything else, exactly as the capture-only file does; then it registers both elements.
+// Its exports are the `ItchOAuth` global: `ItchOAuth.login({...})` for game engines' bridges.
 import './capture/script-tag.js';
 import './define.js';
+
+export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';

@@ -30,7 +30,7 @@ const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[
  * Size matters here (budget: 1 KiB gzip): the outcome carries error codes as numbers, and
  * `<itch-oauth-callback>` puts them in words.
  *
- * @see ../shared/spec/itch-api.md section 5.3, security rule 3
+ * @see https://itch.io/docs/api/oauth
  */
 export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): void {
   const { hash, pathname, search, origin } = location;
@@ -57,7 +57,11 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
 
   const deliver = async () => {
     try {
-      flow = takeFlow([sessionStorage, localStorage], (params as CallbackParams).state);
+      const { state } = params as CallbackParams;
+      // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
+      // is not this one); the backend checks the state, and only the opener can collect.
+      const popup = state?.startsWith('p.');
+      if (!popup) flow = takeFlow([sessionStorage, localStorage], state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
       if ((params as number) > 0) return finish(INVALID_RESPONSE);
       if ((flow as number) > 0) return finish(flow as number);
@@ -69,7 +73,7 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
       const { href: url, origin: backendOrigin } = new URL(backend!, cleanUrl);
       if (!backend || (backendOrigin != origin && !CROSS_ORIGIN_BACKEND.test(url))) return finish(CONFIG_INVALID);
       // The button stored a checked return-to; a tampered one still never leaves the origin.
-      const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
+      const target = new URL((flow as FlowRecord).returnTo ?? '', cleanUrl);
 
       let status = 0;
       // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
@@ -78,11 +82,13 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
           const answer = await post(url, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ access_token: token }),
+            body: JSON.stringify(popup ? { access_token: token, state } : { access_token: token }),
             redirect: 'error',
             referrerPolicy: 'no-referrer',
           });
           if (answer.ok) {
+            // The opener collects the login from the backend: this window is done.
+            if (popup) return close();
             // An empty or non-JSON body is a success without a response.
             const response: unknown = await answer.json().catch(() => null);
             return finish(undefined, response, noRedirect || target.origin != origin ? cleanUrl : target.href);

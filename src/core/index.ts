@@ -42,3 +42,14 @@ export {
   FRAGMENT_PROBLEMS,
 } from './fragment.js';
 export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './return-to.js';
+export {
+  login,
+  startLogin,
+  preparePopupLogin,
+  checkLoginOptions,
+  isFramed,
+  type LoginOptions,
+  type LoginResult,
+  type LoginHooks,
+  type LoginHandle,
+} from './login.js';

@@ -18,9 +18,9 @@ export interface ItchLoginErrorDetail {
   message: string;
 }
 
-/** An `itch-login-error` event (bubbles, composed). */
-export function errorEvent(code: ItchOAuthErrorCode, message: string): CustomEvent<ItchLoginErrorDetail> {
-  return new CustomEvent('itch-login-error', { detail: { code, message }, bubbles: true, composed: true });
+/** An `itch-login-error` event (bubbles, composed; cancelable for `popup_blocked`). */
+export function errorEvent(code: ItchOAuthErrorCode, message: string, cancelable = false): CustomEvent<ItchLoginErrorDetail> {
+  return new CustomEvent('itch-login-error', { detail: { code, message }, bubbles: true, composed: true, cancelable });
 }
 
 declare global {

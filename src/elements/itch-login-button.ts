@@ -1,21 +1,25 @@
 import { LitElement, html, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { DEFAULT_BASE_URL, buildAuthorizeUrl } from '../core/authorize-url.js';
+import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
-import { assertReturnTo } from '../core/return-to.js';
+import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
 import { DEFAULT_SCOPE } from '../core/scopes.js';
-import { STATE_KEY_PREFIX, createState, saveFlow, type FlowMode } from '../core/state.js';
-import { errorEvent, type ItchLoginStartDetail } from './events.js';
+import type { FlowMode } from '../core/state.js';
+import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 import { styles } from './itch-login-button.styles.js';
 
 /**
- * A "Log in with itch.io" button: makes a one-time `state`, remembers the login under it and
- * sends the user to itch.io's authorization page (implicit flow).
+ * A "Log in with itch.io" button. In redirect mode it makes a one-time `state`, remembers the
+ * login under it and sends the user to itch.io's authorization page (implicit flow). In popup
+ * mode (the default in a frame) it opens that page in a popup, synchronously in the click, and
+ * collects the outcome from `backend` once the popup's callback delivered the token there.
  *
  * @tag itch-login-button
  * @summary Starts a login with itch.io.
- * @fires itch-login-start - Clicked, before navigating; cancelable. `detail: { url }`.
- * @fires itch-login-error - The configuration is invalid. `detail: { code: 'config_invalid', message }`.
+ * @fires itch-login-start - Clicked, before navigating or opening the popup; cancelable. `detail: { url }`.
+ * @fires itch-login-success - Popup mode: the backend accepted the login. `detail: { response }`.
+ * @fires itch-login-error - The configuration is invalid, or the popup login failed. `detail: { code, message }`;
+ *   cancelable for `popup_blocked` (cancel it to stay put instead of falling back to redirect mode).
  * @slot - The label. Default "Log in with itch.io".
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
@@ -42,8 +46,14 @@ export class ItchLoginButton extends LitElement {
   /** Where itch.io lives (http(s), may carry a path prefix). */
   @property({ attribute: 'base-url' }) baseUrl = DEFAULT_BASE_URL;
 
-  /** `redirect` (or `popup`, not available in this version). Default `redirect`. */
+  /** `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`. */
   @property() mode: FlowMode | undefined;
+
+  /**
+   * URL of the app's token endpoint (the capture's `data-backend`): popup mode collects the
+   * login from it. Required for popup mode.
+   */
+  @property() backend: string | undefined;
 
   /** Same-origin path+query to return to after the login. Default: the current path+query. */
   @property({ attribute: 'return-to' }) returnTo: string | undefined;
@@ -56,6 +66,8 @@ export class ItchLoginButton extends LitElement {
 
   private starting = false;
   private reported = new Set<string>();
+  /** The popup login under way, if any. */
+  private flow: LoginHandle | undefined;
 
   /** Leaves the page for itch.io. Tests replace it. */
   navigate(url: string): void {
@@ -70,6 +82,8 @@ export class ItchLoginButton extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('pageshow', this.onPageShow);
+    this.flow?.abandon();
+    this.flow = undefined;
   }
 
   /** Coming back from itch.io through the back/forward cache: the button may start again. */
@@ -83,21 +97,25 @@ export class ItchLoginButton extends LitElement {
     if (this.configError) this.report(this.configError);
   }
 
+  private options(): LoginOptions {
+    return {
+      clientId: this.clientId,
+      redirectUri: this.redirectUri,
+      scope: this.scope,
+      baseUrl: this.baseUrl,
+      mode: this.mode,
+      returnTo: this.returnTo,
+      backend: this.backend,
+    };
+  }
+
   private checkConfig(): ItchOAuthError | undefined {
     try {
-      if ((this.mode ?? 'redirect') !== 'redirect') {
-        throw new ItchOAuthError('config_invalid', 'mode must be "redirect": popup mode is not available in this version');
-      }
-      buildAuthorizeUrl({ clientId: this.clientId, redirectUri: this.redirectUri, scope: this.scope, baseUrl: this.baseUrl, state: '-' });
-      this.targetReturnTo();
+      if (checkLoginOptions(this.options()).mode === 'popup') void preparePopupLogin();
       return undefined;
     } catch (error) {
       return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error));
     }
-  }
-
-  private targetReturnTo(): string {
-    return assertReturnTo(this.returnTo ?? location.pathname + location.search, location.origin);
   }
 
   /** Says why once in the console and fires `itch-login-error`, once per distinct reason. */
@@ -108,34 +126,56 @@ export class ItchLoginButton extends LitElement {
     this.dispatchEvent(errorEvent(error.code, error.message));
   }
 
-  /** Synchronous from click to navigation: nothing is awaited in between. */
+  /** Synchronous from click to navigation or popup: nothing is awaited in between. */
   private onClick(): void {
-    if (this.starting || this.disabled || this.configError) return;
-    const state = createState();
-    let url: string;
+    if (this.disabled || this.configError) return;
+    const open = this.flow?.popup;
+    if (open !== undefined && !open.closed) {
+      open.focus();
+      return;
+    }
+    if (this.starting) return;
+    // A popup that could not be followed (severed) is given up for a fresh login.
+    this.flow?.abandon();
+    let flow: LoginHandle;
     try {
-      url = buildAuthorizeUrl({ clientId: this.clientId, redirectUri: this.redirectUri, scope: this.scope, baseUrl: this.baseUrl, state }).href;
-      saveFlow(sessionStorage, state, {
-        returnTo: this.targetReturnTo(),
-        mode: 'redirect',
-        clientId: this.clientId.trim(),
-        redirectUri: this.redirectUri,
-        scope: this.scope,
-        baseUrl: this.baseUrl,
-        createdAt: Date.now(),
+      flow = startLogin(this.options(), {
+        start: (url) =>
+          this.dispatchEvent(new CustomEvent<ItchLoginStartDetail>('itch-login-start', { detail: { url }, bubbles: true, composed: true, cancelable: true })),
+        blocked: (error) => {
+          const event = errorEvent(error.code, error.message, true);
+          return this.dispatchEvent(event) && !isFramed();
+        },
+        navigate: (url) => {
+          this.starting = true;
+          this.navigate(url);
+        },
       });
     } catch (error) {
       this.configError = error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
       this.report(this.configError);
       return;
     }
-    const start = new CustomEvent<ItchLoginStartDetail>('itch-login-start', { detail: { url }, bubbles: true, composed: true, cancelable: true });
-    if (!this.dispatchEvent(start)) {
-      sessionStorage.removeItem(STATE_KEY_PREFIX + state);
+    if (flow.popup === undefined) {
+      // Redirect mode (the page is leaving), a cancelled start, or a blocked popup: its rejection
+      // was reported through `blocked` already.
+      flow.result.catch(() => undefined);
       return;
     }
-    this.starting = true;
-    this.navigate(url);
+    this.flow = flow;
+    flow.result.then(
+      ({ response }) => {
+        if (this.flow !== flow) return;
+        this.flow = undefined;
+        this.dispatchEvent(new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }));
+      },
+      (error: unknown) => {
+        if (this.flow !== flow) return;
+        this.flow = undefined;
+        const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
+        this.dispatchEvent(errorEvent(failure.code, failure.message));
+      },
+    );
   }
 
   protected override render() {

@@ -11,6 +11,8 @@ import type { EmulatorStore } from './store.js';
 export interface EmulatorAppOptions {
   onDeny: DenyBehaviour;
   ownedKeysPerPage: number;
+  /** Send `Cross-Origin-Opener-Policy: same-origin` on the authorization page. */
+  coop?: boolean | undefined;
 }
 
 /**
@@ -26,7 +28,7 @@ export function createEmulatorApp(store: EmulatorStore, options: EmulatorAppOpti
   );
   app.route('/', serversideApi(store));
   app.route('/', oauthApi(store, { ownedKeysPerPage: options.ownedKeysPerPage }));
-  app.route('/', authorizationPages(store, { onDeny: options.onDeny }));
+  app.route('/', authorizationPages(store, { onDeny: options.onDeny, coop: options.coop }));
 
   app.use('/', ...pageSecurityHeaders());
   app.get('/', (c) =>

@@ -18,6 +18,8 @@ Options:
                         and use it in the printed snippet (repeatable)
   --deny-redirect       on Deny, redirect with #error=access_denied (RFC 6749)
                         instead of showing itch.io's "access denied" page
+  --coop                send Cross-Origin-Opener-Policy: same-origin on the authorization page
+                        (a login popup loses its opener, as behind some authorization servers)
   --print-seed          print the built-in seed as JSON and exit
   --dangerously-allow-non-loopback-host
                         listen on a non-loopback --host (exposes every seeded key)
@@ -54,6 +56,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), outp
         data: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         'deny-redirect': { type: 'boolean' },
+        coop: { type: 'boolean' },
         'print-seed': { type: 'boolean' },
         'dangerously-allow-non-loopback-host': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -104,6 +107,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), outp
       host: values.host,
       data: values.data,
       onDeny: values['deny-redirect'] === true ? 'redirect' : 'page',
+      coop: values.coop === true,
       dangerouslyAllowNonLoopbackHost: exposed,
     });
     const [first] = emulator.store.applications;

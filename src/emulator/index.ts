@@ -92,6 +92,12 @@ export interface StartEmulatorOptions {
   extraRedirectUris?: Readonly<Record<string, readonly string[]>> | undefined;
   /** What Deny does: `page` (default, like itch.io) or `redirect` (`#error=access_denied`, RFC 6749). */
   onDeny?: DenyBehaviour | undefined;
+  /**
+   * Send `Cross-Origin-Opener-Policy: same-origin` on the authorization page, as an authorization
+   * server may: a login popup then loses its opener, which sees it closed at once. For testing
+   * popup mode's severed case. Default `false`.
+   */
+  coop?: boolean | undefined;
   /** Page size of profile/owned-keys; default {@link OWNED_KEYS_PER_PAGE} (50, like itch.io). */
   ownedKeysPerPage?: number | undefined;
   /** The clock, for JWT expiry and consent-form lifetime; default the system clock. */
@@ -167,7 +173,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   for (const [clientId, uris] of Object.entries(options.extraRedirectUris ?? {})) {
     for (const uri of uris) store.addRedirectUri(clientId, uri);
   }
-  const app = createEmulatorApp(store, { onDeny: options.onDeny ?? 'page', ownedKeysPerPage: perPage });
+  const app = createEmulatorApp(store, { onDeny: options.onDeny ?? 'page', ownedKeysPerPage: perPage, coop: options.coop });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {

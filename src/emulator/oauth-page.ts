@@ -117,10 +117,18 @@ function creatorName(store: EmulatorStore, application: OAuthApplicationRecord):
  *
  * @see https://itch.io/docs/api/oauth
  */
-export function authorizationPages(store: EmulatorStore, options: { onDeny: DenyBehaviour }): Hono<PageEnv> {
+export function authorizationPages(store: EmulatorStore, options: { onDeny: DenyBehaviour; coop?: boolean | undefined }): Hono<PageEnv> {
   const pages = new Hono<PageEnv>();
   const formTarget = (c: Context): string => registeredRedirectOrigin(store, c.req.query('client_id'), c.req.query('redirect_uri'));
   pages.use('/user/*', ...pageSecurityHeaders(formTarget));
+  if (options.coop === true) {
+    // As an authorization server may: the popup is moved to a browsing context group of its own,
+    // its opener is severed, and the opener sees it as closed at once.
+    pages.use('/user/*', async (c, next) => {
+      await next();
+      c.res.headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    });
+  }
 
   pages.get('/user/oauth', (c) => {
     const url = new URL(c.req.url);

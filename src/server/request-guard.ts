@@ -23,16 +23,15 @@ export function parseAllowedOrigins(origins: readonly string[]): Set<string> {
 /**
  * Why a request must be refused as cross-site, or `undefined` when it may go on.
  *
- * An `Origin` header must be one of the allowed origins (default: the request URL's own). A
+ * An `Origin` header must be the request URL's own origin or one of the configured ones. A
  * `Sec-Fetch-Site` other than `same-origin` or `none` is accepted only with an `Origin` the
  * application listed itself. A request with neither header (not sent by a browser) goes on.
  *
  * @see https://fetch.spec.whatwg.org/#origin-header and https://www.w3.org/TR/fetch-metadata/
  */
 export function crossSiteProblem(request: Request, configured: ReadonlySet<string> | undefined): string | undefined {
-  const allowed = configured ?? new Set([new URL(request.url).origin]);
   const origin = request.headers.get('origin');
-  if (origin !== null && !allowed.has(origin)) {
+  if (origin !== null && origin !== new URL(request.url).origin && configured?.has(origin) !== true) {
     return `cross-origin request refused: origin ${JSON.stringify(origin)} is not allowed (see allowedOrigins)`;
   }
   const site = request.headers.get('sec-fetch-site');

@@ -4,7 +4,9 @@ import { assertApiBaseUrl, createItchClient, DEFAULT_API_BASE_URL } from './clie
 import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
+import { memoryPopupStore, PopupRelay, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
 import type { User } from './schemas.js';
+import type { Storage } from 'unstorage';
 
 /** What `onLogin` learns about a verified login. */
 export interface LoginContext {
@@ -46,8 +48,9 @@ export interface TokenHandlerOptions {
    */
   applicationId?: number | undefined;
   /**
-   * Origins that may POST the token. Default: the request URL's own origin. Behind a proxy that
-   * changes the host or scheme, list the public origin here.
+   * Origins, besides the request URL's own, that may call the handler: behind a proxy that
+   * changes the host or scheme, the public origin; for popup mode, the origins of framed games
+   * (e.g. `https://html-classic.itch.zone`), which then collect their login with CORS.
    */
   allowedOrigins?: readonly string[] | undefined;
   /** The `fetch` to reach itch.io with. Default: the global one. */
@@ -56,6 +59,12 @@ export interface TokenHandlerOptions {
   maxBodyBytes?: number | undefined;
   /** Time limit of each call to itch.io in milliseconds. Default 10 000. */
   timeoutMs?: number | undefined;
+  /**
+   * Where popup logins wait (five minutes at most) until the page that opened the popup collects
+   * them: any `unstorage` `Storage`, e.g. Redis, so that several server instances share it.
+   * Default: in memory, this process only.
+   */
+  store?: Storage | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4096;
@@ -93,61 +102,121 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     throw new TypeError('applicationId must be the positive integer id of the itch.io OAuth application');
   }
 
-  return async (request) => {
+  const relay = new PopupRelay(options.store ?? memoryPopupStore());
+
+  /** The user and scopes of a token itch.io vouches for, or the answer that refuses it. */
+  const verify = async (token: string): Promise<{ user: User; scopes: string[] } | Response> => {
+    const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
+    try {
+      const info = await itch.credentialsInfo();
+      const missing = missingScopes(info.scopes, requiredScopes);
+      if (missing.length > 0) return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+      if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
+        return errorResponse(403, 'the access token was not issued to this application');
+      }
+      return { user: await itch.profile(), scopes: info.scopes };
+    } catch (error) {
+      return upstreamErrorResponse(error);
+    }
+  };
+
+  /** Lets the app make its session, answering the request that will carry it. */
+  const logIn = async (context: LoginContext): Promise<Response> => {
+    const result = await options.onLogin(context);
+    if (result instanceof Response) return withNoStore(result);
+    const headers = new Headers(result?.headers);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
+    return new Response(JSON.stringify({ user: context.user }), { status: 200, headers });
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
     const crossSite = crossSiteProblem(request, allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
     if (request.method !== 'POST') return errorResponse(405, `method ${request.method} not allowed: POST the token`, { Allow: 'POST' });
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return errorResponse(415, 'Content-Type must be application/json');
     }
 
-    let body: Uint8Array | 'too-large';
+    let bytes: Uint8Array | 'too-large';
     try {
-      body = await readBodyWithLimit(request, maxBodyBytes);
+      bytes = await readBodyWithLimit(request, maxBodyBytes);
     } catch {
       return errorResponse(400, 'the request body could not be read');
     }
-    if (body === 'too-large') return errorResponse(413, `the request body is larger than ${maxBodyBytes} bytes`);
-    const token = readAccessToken(body);
-    if (typeof token !== 'string') return errorResponse(400, token.problem);
+    if (bytes === 'too-large') return errorResponse(413, `the request body is larger than ${maxBodyBytes} bytes`);
+    const body = readBody(bytes);
+    if ('problem' in body) return errorResponse(400, body.problem);
 
-    const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
-    let scopes: string[];
-    let user: User;
     try {
-      const info = await itch.credentialsInfo();
-      scopes = info.scopes;
-      const missing = missingScopes(scopes, requiredScopes);
-      if (missing.length > 0) return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-      if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
-        return errorResponse(403, 'the access token was not issued to this application');
+      if ('verifier' in body) {
+        const outcome = await relay.collect(body.verifier);
+        if (outcome === undefined) return jsonResponse(202, { pending: true });
+        if ('status' in outcome) return errorResponse(outcome.status, ...outcome.errors);
+        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request });
       }
-      user = await itch.profile();
+      if (body.state !== undefined && (await relay.has(body.state))) {
+        return errorResponse(409, 'this popup login already has an outcome');
+      }
     } catch (error) {
-      return upstreamErrorResponse(error);
+      return storeErrorResponse(error);
     }
 
-    const result = await options.onLogin({ user, scopes, token, request });
-    if (result instanceof Response) return withNoStore(result);
-    const headers = new Headers(result?.headers);
-    headers.set('Content-Type', 'application/json; charset=utf-8');
-    if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-    return new Response(JSON.stringify({ user }), { status: 200, headers });
+    const verified = await verify(body.token);
+    if (body.state === undefined) return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request });
+
+    // A popup login: the outcome waits for the opener, which alone can collect it.
+    const at = Date.now();
+    try {
+      if (verified instanceof Response) {
+        const { errors } = (await verified.clone().json()) as { errors: string[] };
+        await relay.deposit(body.state, { at, status: verified.status, errors });
+        return verified;
+      }
+      await relay.deposit(body.state, { at, ...verified, token: body.token });
+    } catch (error) {
+      return storeErrorResponse(error);
+    }
+    return jsonResponse(202, { deposited: true });
   };
+
+  return async (request) => withCors(request, allowedOrigins, await handle(request));
 }
 
-/** The access token of a body that is exactly `{"access_token": "<token>"}`, or what is wrong. */
-function readAccessToken(bytes: Uint8Array): string | { problem: string } {
+type Body = { token: string; state?: string | undefined } | { verifier: string } | { problem: string };
+
+const BODY_SHAPES = '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"} or {"popup_verifier": "<verifier>"}';
+
+/**
+ * Reads one of the three bodies: the token (redirect mode), the token with a popup `state`
+ * (deposit), or a popup verifier (collection).
+ */
+function readBody(bytes: Uint8Array): Body {
   let body: unknown;
   try {
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
     return { problem: 'the request body is not JSON' };
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).join() !== 'access_token') {
-    return { problem: 'the request body must be exactly {"access_token": "<token>"}' };
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body).sort().join() : '';
+  const value = body as Record<string, unknown>;
+  if (fields === 'popup_verifier') {
+    const verifier = value['popup_verifier'];
+    return typeof verifier === 'string' && POPUP_VERIFIER.test(verifier) ? { verifier } : { problem: 'popup_verifier must be 43 base64url characters' };
   }
-  const token = (body as { access_token: unknown }).access_token;
+  if (fields !== 'access_token' && fields !== 'access_token,state') return { problem: `the request body must be exactly ${BODY_SHAPES}` };
+  const token = readAccessToken(value['access_token']);
+  if (typeof token !== 'string') return token;
+  const state = value['state'];
+  if (state !== undefined && (typeof state !== 'string' || !POPUP_STATE.test(state))) {
+    return { problem: 'state must be the state of a popup login ("p." and 43 base64url characters)' };
+  }
+  return { token, state };
+}
+
+/** The access token, if it is one. */
+function readAccessToken(token: unknown): string | { problem: string } {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !ACCESS_TOKEN.test(token)) {
     return { problem: `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)` };
   }
@@ -164,11 +233,45 @@ function upstreamErrorResponse(error: unknown): Response {
   return errorResponse(502, `itch.io could not verify the access token (${why})`);
 }
 
-function errorResponse(status: number, message: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ errors: [message] }), {
+function jsonResponse(status: number, body: unknown, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extraHeaders },
   });
+}
+
+function errorResponse(status: number, ...messages: [string, ...string[]] | string[]): Response;
+function errorResponse(status: number, message: string, extraHeaders: Record<string, string>): Response;
+function errorResponse(status: number, ...rest: unknown[]): Response {
+  const extraHeaders = typeof rest[rest.length - 1] === 'object' ? (rest.pop() as Record<string, string>) : {};
+  return jsonResponse(status, { errors: rest as string[] }, extraHeaders);
+}
+
+/** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
+function storeErrorResponse(error: unknown): Response {
+  console.error('itch-oauth-widget: the popup login store failed', error);
+  return errorResponse(503, 'the login store is unavailable: try again in a moment', { 'Retry-After': '1' });
+}
+
+/** The answer to a CORS preflight from an allowed origin (checked before). */
+function preflightResponse(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' },
+  });
+}
+
+/**
+ * Lets a listed origin of another site read the answer (a framed game collecting its popup
+ * login). Cookies are not allowed across origins: the app answers such a page with a token.
+ */
+function withCors(request: Request, allowed: ReadonlySet<string> | undefined, response: Response): Response {
+  const origin = request.headers.get('origin');
+  if (origin === null || allowed?.has(origin) !== true || origin === new URL(request.url).origin) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Access-Control-Allow-Origin', origin);
+  headers.append('Vary', 'Origin');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function withNoStore(response: Response): Response {

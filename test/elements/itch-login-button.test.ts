@@ -146,7 +146,7 @@ describe('<itch-login-button>', () => {
     ['an unknown scope', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:email"></itch-login-button>`, /unknown itch.io scope/],
     ['a non-http base-url', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} base-url="javascript:alert(1)"></itch-login-button>`, /base-url/],
     ['an off-origin return-to', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="//evil.example"></itch-login-button>`, /return-to/],
-    ['popup mode', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup"></itch-login-button>`, /popup/],
+    ['popup mode without a backend', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup"></itch-login-button>`, /popup/],
   ];
   for (const [what, template, message] of bad) {
     it(`disables itself, says why once and fires config_invalid for ${what}`, async () => {

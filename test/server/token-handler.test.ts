@@ -205,9 +205,11 @@ describe('createTokenHandler: refusals', () => {
     assert.equal(paths.length, 0);
   });
 
-  it('refuses a body with more than access_token with 400', async () => {
+  it('refuses a body with fields it does not know with 400', async () => {
     const { handler, paths } = setup();
-    await assertError(await handler(post(JSON.stringify({ access_token: TOKEN, state: 'x' }))), 400, /exactly/);
+    await assertError(await handler(post(JSON.stringify({ access_token: TOKEN, scope: 'x' }))), 400, /exactly/);
+    await assertError(await handler(post(JSON.stringify({ access_token: TOKEN, state: 'x' }))), 400, /state must be the state of a popup login/);
+    await assertError(await handler(post(JSON.stringify({ popup_verifier: 'short' }))), 400, /popup_verifier must be/);
     assert.equal(paths.length, 0);
   });
 

@@ -1,0 +1,288 @@
+import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
+import { ItchOAuthError } from './errors.js';
+import { assertReturnTo } from './return-to.js';
+import { DEFAULT_SCOPE } from './scopes.js';
+import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, saveFlow, type FlowMode } from './state.js';
+
+/** The button's attributes in camelCase. */
+export interface LoginOptions {
+  /** Client ID of the itch.io OAuth application. */
+  clientId: string;
+  /** The redirect URI registered for that application, exactly: the page with the capture. */
+  redirectUri: string;
+  /** Space-separated scopes. Default `profile:me`. */
+  scope?: string | undefined;
+  /** Where itch.io lives. Default `https://itch.io`. */
+  baseUrl?: string | undefined;
+  /** `redirect` or `popup`. Default `popup` in a frame, else `redirect`. */
+  mode?: FlowMode | undefined;
+  /** Same-origin path+query the callback sends the user back to (redirect mode). Default: this page. */
+  returnTo?: string | undefined;
+  /** The app's token endpoint (the capture's `data-backend`); popup mode collects the login from it. */
+  backend?: string | undefined;
+}
+
+/** What a finished login gives: the backend's JSON answer, never the token. */
+export interface LoginResult {
+  response: unknown;
+}
+
+/** What the caller of {@link startLogin} decides along the way (the button fires events here). */
+export interface LoginHooks {
+  /** Just before leaving for itch.io; `false` cancels (nothing happens). */
+  start?(url: string): boolean;
+  /** The browser refused the popup; `true` goes on in redirect mode. Default: when not framed. */
+  blocked?(error: ItchOAuthError): boolean;
+  /** Leaves the page. Default `location.assign`. */
+  navigate?(url: string): void;
+}
+
+/** A started login: its outcome, and the popup while it is open. */
+export interface LoginHandle {
+  /** Resolves with the backend's answer; never settles once the page leaves in redirect mode. */
+  result: Promise<LoginResult>;
+  popup: Window | undefined;
+  /** Stops waiting (the outcome, if any, stays uncollected and expires on the server). */
+  abandon(): void;
+}
+
+/** How often the opener asks the backend for the popup's outcome. */
+const POLL_MS = 1000;
+/** Asked this often after the popup closed, until {@link CLOSED_GRACE_MS} is over. */
+const CLOSED_POLL_MS = 300;
+/** After the popup closed, the outcome may still be on its way (the popup closes itself after posting it). */
+const CLOSED_GRACE_MS = 4000;
+/**
+ * A popup that reads as closed this soon after opening was most likely severed by the
+ * authorization page's `Cross-Origin-Opener-Policy` (the opener then sees `closed` at once): its
+ * outcome may still come, for up to {@link SEVERED_WAIT_MS}.
+ */
+const SEVERED_WITHIN_MS = 2500;
+const SEVERED_WAIT_MS = 5 * 60 * 1000;
+/** Consecutive failed collections (network, 5xx) before giving up. */
+const MAX_FAILURES = 5;
+
+const POPUP_WIDTH = 600;
+const POPUP_HEIGHT = 720;
+
+/** Whether this document is in a frame (then a redirect cannot work: itch.io refuses framing). */
+export function isFramed(): boolean {
+  try {
+    return window.top !== window.self;
+  } catch {
+    return true;
+  }
+}
+
+interface PopupPair {
+  /** 256 random bits, base64url: the proof that collects the outcome. Only in this memory. */
+  verifier: string;
+  /** `p.` + base64url(SHA-256(verifier)): sent to itch.io and back, and by the popup to the backend. */
+  state: string;
+}
+
+let readyPair: PopupPair | undefined;
+let makingPair: Promise<void> | undefined;
+
+/**
+ * Makes the next popup pair ahead of the click, so that the click opens the popup without
+ * awaiting anything (SHA-256 is async in Web Crypto). Called by the button when it connects and
+ * after every use; harmless to call again.
+ */
+export function preparePopupLogin(): Promise<void> {
+  if (readyPair !== undefined) return Promise.resolve();
+  makingPair ??= makePair().then(
+    (pair) => {
+      readyPair = pair;
+      makingPair = undefined;
+    },
+    () => {
+      makingPair = undefined;
+    },
+  );
+  return makingPair;
+}
+
+async function makePair(): Promise<PopupPair> {
+  const verifier = createState();
+  if (crypto.subtle === undefined) {
+    throw new ItchOAuthError('config_invalid', 'popup mode needs a secure context (https, or http on localhost)');
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  const state = `p.${btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  return { verifier, state };
+}
+
+/** The ready pair, if any, and a new one on its way. */
+function takePair(): PopupPair | undefined {
+  const pair = readyPair;
+  readyPair = undefined;
+  void preparePopupLogin();
+  return pair;
+}
+
+/** Checks the options as far as possible before anything happens. */
+export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined } {
+  const mode = options.mode ?? (isFramed() ? 'popup' : 'redirect');
+  if (mode !== 'redirect' && mode !== 'popup') throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
+  buildAuthorizeUrl({ ...authorizeOptions(options), state: '-' });
+  assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
+  let backend: URL | undefined;
+  if (options.backend) {
+    backend = URL.canParse(options.backend, location.href) ? new URL(options.backend, location.href) : undefined;
+    if (backend === undefined || !/^https?:$/.test(backend.protocol)) {
+      throw new ItchOAuthError('config_invalid', `backend must be an http(s) URL, got ${JSON.stringify(options.backend)}`);
+    }
+  }
+  if (mode === 'popup' && backend === undefined) {
+    throw new ItchOAuthError('config_invalid', 'popup mode needs backend: the URL of your token endpoint (the capture\'s data-backend), from which the login is collected');
+  }
+  return { mode, backend };
+}
+
+function authorizeOptions(options: LoginOptions) {
+  return { clientId: options.clientId, redirectUri: options.redirectUri, scope: options.scope ?? DEFAULT_SCOPE, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL };
+}
+
+/**
+ * Starts a login, synchronously up to leaving the page or opening the popup (call it in a click
+ * or key handler: popups need the user's activation).
+ *
+ * @throws ItchOAuthError `config_invalid` for bad options or unusable storage (redirect mode).
+ */
+export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): LoginHandle {
+  const { mode, backend } = checkLoginOptions(options);
+  const navigate = hooks.navigate ?? ((url: string) => location.assign(url));
+  const never = new Promise<LoginResult>(() => undefined);
+  const cancelled: LoginHandle = { result: never, popup: undefined, abandon: () => undefined };
+
+  const redirect = (): LoginHandle => {
+    const state = createState();
+    const url = buildAuthorizeUrl({ ...authorizeOptions(options), state }).href;
+    saveFlow(sessionStorage, state, {
+      returnTo: assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin),
+      mode: 'redirect',
+      clientId: options.clientId.trim(),
+      redirectUri: options.redirectUri,
+      scope: options.scope ?? DEFAULT_SCOPE,
+      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      createdAt: Date.now(),
+    });
+    if (hooks.start?.(url) === false) {
+      sessionStorage.removeItem(STATE_KEY_PREFIX + state);
+      return cancelled;
+    }
+    navigate(url);
+    return cancelled;
+  };
+  if (mode === 'redirect') return redirect();
+
+  const pair = takePair();
+  const urlOf = (state: string) => buildAuthorizeUrl({ ...authorizeOptions(options), state }).href;
+  if (hooks.start?.(pair === undefined ? urlOf('p.') : urlOf(pair.state)) === false) return cancelled;
+  const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
+  const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
+  const popup = window.open(pair === undefined ? 'about:blank' : urlOf(pair.state), '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
+  if (popup === null) {
+    const error = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io login window: allow popups for this site, or click again');
+    if ((hooks.blocked ?? (() => !isFramed()))(error)) return redirect();
+    return { result: Promise.reject(error), popup: undefined, abandon: () => undefined };
+  }
+
+  const abort = new AbortController();
+  const result = (async () => {
+    // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
+    const { verifier, state } = pair ?? (await makePair());
+    if (pair === undefined && !popup.closed) popup.location.href = urlOf(state);
+    return collect(popup, backend!, verifier, abort.signal);
+  })();
+  return { result, popup, abandon: () => abort.abort() };
+}
+
+/** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
+async function collect(popup: Window, backend: URL, verifier: string, signal: AbortSignal): Promise<LoginResult> {
+  const opened = Date.now();
+  let closedAt: number | undefined;
+  let failures = 0;
+  let lastProblem = '';
+  for (;;) {
+    if (closedAt === undefined && popup.closed) closedAt = Date.now();
+    try {
+      const answer = await fetch(backend, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ popup_verifier: verifier }),
+        credentials: 'same-origin',
+        cache: 'no-store',
+        redirect: 'error',
+        referrerPolicy: 'no-referrer',
+        signal,
+      });
+      const body: unknown = await answer.json().catch(() => null);
+      if (answer.status === 202 && (body as { pending?: unknown } | null)?.pending === true) {
+        failures = 0;
+      } else if (answer.ok) {
+        closePopup(popup);
+        return { response: body };
+      } else if (answer.status < 500) {
+        closePopup(popup);
+        const errors = (body as { errors?: unknown } | null)?.errors;
+        const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
+        throw new ItchOAuthError('backend_rejected', `the backend refused the login: ${why}`);
+      } else {
+        failures++;
+        lastProblem = `the backend answered HTTP ${answer.status}`;
+      }
+    } catch (error) {
+      if (error instanceof ItchOAuthError) throw error;
+      if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
+      failures++;
+      lastProblem = 'the backend could not be reached';
+    }
+    if (failures >= MAX_FAILURES) {
+      throw new ItchOAuthError(lastProblem.includes('HTTP') ? 'backend_rejected' : 'network_error', `${lastProblem}; the login could not be collected`);
+    }
+
+    const now = Date.now();
+    const severed = closedAt !== undefined && closedAt - opened < SEVERED_WITHIN_MS;
+    if (closedAt !== undefined && !severed && now - closedAt > CLOSED_GRACE_MS) {
+      throw new ItchOAuthError('popup_closed', 'the itch.io login window was closed before the login finished');
+    }
+    if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
+      throw new ItchOAuthError(
+        'popup_closed',
+        `no login arrived within ${Math.round((severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS) / 60_000)} minutes (the login window was closed, or could not be followed)`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, closedAt !== undefined && !severed ? CLOSED_POLL_MS : POLL_MS));
+    if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
+  }
+}
+
+function closePopup(popup: Window): void {
+  try {
+    if (!popup.closed) popup.close();
+  } catch {
+    // A severed popup cannot be reached.
+  }
+}
+
+/**
+ * Logs in with itch.io from code: a game engine's JavaScript bridge, or an app that draws its
+ * own button. Call it in a click or key handler: popup mode (the default in a frame) opens the
+ * itch.io window at once and resolves with the backend's answer; redirect mode leaves the page.
+ *
+ * @example
+ * button.onclick = () => ItchOAuth.login({ clientId, redirectUri, backend: '/auth/itch', mode: 'popup' })
+ *   .then(({ response }) => startGame(response))
+ *   .catch((error) => showError(error.code));
+ * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed`,
+ *   `backend_rejected`, `network_error`, `config_invalid`).
+ */
+export function login(options: LoginOptions): Promise<LoginResult> {
+  try {
+    return startLogin(options).result;
+  } catch (error) {
+    return Promise.reject(error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error)));
+  }
+}
