@@ -77,7 +77,7 @@ lines.push(
   `Measured ${date} by \`npm run bench\` on ${cpu[0]?.model.trim()} (${cpu.length} cores), Node ${process.version}, Chromium ${chromiumVersion}; ` +
     `${RUNS} runs of each browser measurement, interleaved; medians (p90). Pages on 127.0.0.1, every script loaded cold (no-store).`,
   '',
-  '### Sizes (minified, gzip -9)',
+  '### Sizes (minified, gzip -9 of the content)',
   '',
   '| what | minified | gzip -9 | |',
   '|---|---:|---:|---|',

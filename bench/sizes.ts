@@ -13,7 +13,10 @@ export interface SizeRow {
   what: string;
   /** Minified bytes. */
   bytes: number;
-  /** `gzip -9` bytes (GNU gzip, like scripts/check-size.mjs). */
+  /**
+   * `gzip -9` bytes (GNU gzip) of the content, fed on stdin: no file name in the header, as a
+   * server sends it. scripts/check-size.mjs gzips the file, whose name adds its length + 1.
+   */
   gzip: number;
   note: string;
 }
