@@ -1,5 +1,5 @@
 // Three builds (see package.json "build"):
-//   vite build                    → the npm ESM build in dist/ (lit, zod, hono external)
+//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 import { defineConfig, type UserConfig } from 'vite';
@@ -31,11 +31,12 @@ export default defineConfig(({ mode }): UserConfig => {
           emulator: 'src/emulator/index.ts',
           cli: 'src/cli.ts',
           vite: 'src/vite/index.ts',
+          desktop: 'src/desktop/index.ts',
         },
         formats: ['es'],
       },
       rollupOptions: {
-        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^unstorage($|\/)/, /^lru-cache$/, /^node:/, /^vite$/],
+        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^unstorage($|\/)/, /^lru-cache$/, /^node:/, /^vite$/, /^open$/],
       },
     },
   };

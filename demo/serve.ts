@@ -13,9 +13,14 @@ import { DEFAULT_API_BASE_URL } from '../src/server/client.js';
 import { DEFAULT_SEED_CREDENTIALS, startEmulator, type DenyBehaviour, type RunningEmulator } from '../src/emulator/index.js';
 import { itchOAuthCapture } from '../src/vite/index.js';
 import { BACKEND_PATHS, createDemoBackend } from './server/backend.js';
-import { demoPlugin, type LoginSettings } from './server/plugin.js';
+import { demoPlugin, fillLoginSettings, type LoginSettings } from './server/plugin.js';
 
 const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * Lit's production build even in Vite's dev server: its development build warns "Lit is in dev
+ * mode" in every page's console, and the demo's console stays clean.
+ */
+const RESOLVE = { conditions: ['module', 'browser', 'production'] };
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CALLBACK_PATH = '/callback.html';
 /** The capture's `data-backend`. */
@@ -53,6 +58,8 @@ export interface RunningDemo {
   url: string;
   /** The emulator (`emulator.url` is its origin); undefined with real itch.io. */
   emulator: RunningEmulator | undefined;
+  /** The framed browser game's origin (`http://localhost:<port>`: another site than `url`). */
+  gameUrl: string;
   /** What the site's login buttons use. */
   login: LoginSettings;
   /** Where the backend checks tokens: `https://api.itch.io`, or the emulator's `apiUrl`. */
@@ -105,6 +112,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   let emulator: RunningEmulator | undefined;
   if (itch === undefined) emulator = await startEmulator({ port: options.emulatorPort ?? 0, onDeny: options.onDeny ?? 'page' });
 
+  const closers: (() => Promise<void>)[] = [];
   try {
     const baseUrl = (itch?.baseUrl ?? emulator?.url ?? DEFAULT_BASE_URL).replace(/\/$/, '');
     const apiBaseUrl = (itch?.apiBaseUrl ?? emulator?.apiUrl ?? DEFAULT_API_BASE_URL).replace(/\/$/, '');
@@ -118,12 +126,33 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     // Filled in once the server listens (the port may be picked by the OS).
     const login: LoginSettings = { clientId: itch?.clientId ?? emulatorClient.clientId, redirectUri: '', baseUrl };
 
+    // The browser game, on another site (localhost vs 127.0.0.1), as itch.io frames HTML5 games
+    // from html-classic.itch.zone.
+    const game = await createServer({
+      configFile: false,
+      root: fileURLToPath(new URL('./game/', import.meta.url)),
+      appType: 'mpa',
+      resolve: RESOLVE,
+      logLevel: options.logLevel ?? 'info',
+      clearScreen: false,
+      server: { host: '127.0.0.1', port: 0, fs: { allow: [PACKAGE_ROOT] }, cors: false, allowedHosts: ['localhost'] },
+      plugins: [{ name: 'itch-oauth-demo-game', transformIndexHtml: { order: 'pre', handler: (html) => fillLoginSettings(html, login) } }],
+    });
+    await game.listen();
+    const gameAddress = game.httpServer?.address();
+    if (gameAddress === null || gameAddress === undefined || typeof gameAddress === 'string') throw new Error('the demo game is not listening on a TCP port');
+    const gameUrl = `http://localhost:${gameAddress.port}`;
+    login.gameUrl = gameUrl;
+    closers.push(() => game.close());
+
     const backend = createDemoBackend({
+      gameOrigin: gameUrl,
       baseUrl,
       apiBaseUrl,
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
+      avatars: itch !== undefined,
     });
     const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
 
@@ -131,6 +160,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       configFile: false,
       root: DEMO_ROOT,
       appType: 'mpa',
+      resolve: RESOLVE,
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
       server: {
@@ -159,20 +189,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (address === null || address === undefined || typeof address === 'string') throw new Error('the demo is not listening on a TCP port');
     const url = `http://127.0.0.1:${address.port}`;
     login.redirectUri = publicRedirect?.href ?? `${url}${CALLBACK_PATH}`;
+    login.gameBackend = `${url}${TOKEN_PATH}`;
     // The seed registers port 5173; any other port is registered here.
     emulator?.addRedirectUri(login.clientId, login.redirectUri);
 
     return {
       url,
       emulator,
+      gameUrl,
       login,
       apiBaseUrl,
       close: async () => {
         await vite.close();
+        for (const close of closers) await close();
         await emulator?.close();
       },
     };
   } catch (error) {
+    for (const close of closers) await close();
     await emulator?.close();
     throw error;
   }
@@ -225,12 +259,12 @@ async function main(argv: string[]): Promise<void> {
     logLevel: 'warn',
   });
 
-  const lines = [`\n  Starfall Keep demo   ${demo.url}`];
+  const lines = [`\n  Starfall Keep demo   ${demo.url}`, `  framed browser game  ${demo.gameUrl} (another site: it logs in through a popup)`];
   if (demo.emulator !== undefined) {
     lines.push(
       `  itch.io emulator     ${demo.emulator.url}`,
       '',
-      `  Open ${demo.url} and click "Log in with itch.io".`,
+      `  Open ${demo.url} and click "Log in with itch.io", or "Log in to save" in the game under "Play in your browser".`,
       '  On the emulator\'s consent page, pick a user (no passwords) and click Approve.',
     );
   } else {

@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// `npx itch-oauth-widget <command>`: the package's command line. One command so far.
+// `npx itch-oauth-widget <command>`: the package's command line.
+import { main as login } from './desktop/cli.js';
 import { main as emulator } from './emulator/cli.js';
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'emulator') {
   await emulator(rest);
+} else if (command === 'login') {
+  await login(rest);
 } else {
-  console.error('usage: itch-oauth-widget emulator [--port N] [--host H] [--data FILE]');
+  console.error(
+    'usage: itch-oauth-widget emulator [--port N] [--host H] [--data FILE]\n' +
+      '       itch-oauth-widget login --client-id ID (--redirect-uri URI | --oob) [--scope S] [--base-url U]\n' +
+      'Run a command with --help for its options.',
+  );
   process.exit(command === undefined || command === '--help' ? 0 : 2);
 }

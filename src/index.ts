@@ -5,3 +5,5 @@ export { ItchLoginButton } from './elements/itch-login-button.js';
 export { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from './elements/itch-login-button.styles.js';
 export { ItchOAuthCallback, ERROR_MESSAGES } from './elements/itch-oauth-callback.js';
 export type { ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail } from './elements/events.js';
+// Programmatic login (the button's behaviour, from code): also `ItchOAuth.login` in the script-tag file.
+export { login, type LoginOptions, type LoginResult } from './core/login.js';

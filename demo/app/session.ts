@@ -3,9 +3,9 @@ import type { SessionInfo } from '../server/backend.js';
 
 export type { SessionInfo };
 
-/** The current session, or undefined when nobody is signed in. Asked once per page. */
+/** The current session, or undefined when nobody is signed in (204). Asked once per page. */
 export const session: Promise<SessionInfo | undefined> = fetch('/api/session', { credentials: 'same-origin', cache: 'no-store' })
-  .then((response) => (response.ok ? (response.json() as Promise<SessionInfo>) : undefined))
+  .then((response) => (response.status === 200 ? (response.json() as Promise<SessionInfo>) : undefined))
   .catch(() => undefined);
 
 /** The name to show for a user. */
@@ -14,8 +14,8 @@ export function displayName(user: SessionInfo['user']): string {
 }
 
 /**
- * The user's itch.io avatar, or a monogram when there is none or it does not load (the
- * emulator's avatar addresses point nowhere).
+ * The user's itch.io avatar, or a monogram when there is none (the backend passes none on with the
+ * emulator, whose avatar addresses point nowhere) or it does not load.
  */
 export function avatar(user: SessionInfo['user'], size: number): HTMLElement {
   const frame = document.createElement('span');

@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { deleteCookie, generateCookie, getCookie } from 'hono/cookie';
 import { parse as parseCookies, type CookieOptions } from 'hono/utils/cookie';
+import { cors } from 'hono/cors';
 import { csrf } from 'hono/csrf';
 import { createTokenHandler, type User } from '../../src/server/index.js';
 
 /** The paths the backend answers; everything else is the site's pages. */
-export const BACKEND_PATHS = ['/auth/itch', '/api/session', '/logout'] as const;
+export const BACKEND_PATHS = ['/auth/itch', '/api/session', '/logout', '/api/game/progress'] as const;
 
 /** The session cookie: an opaque random id, nothing else. */
 export const SESSION_COOKIE = 'starfall_session';
@@ -42,10 +43,28 @@ export interface DemoBackendOptions {
   applicationId?: number | undefined;
   /** Origins that may POST the token, when the public origin differs from the request's own. */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Pass the players' itch.io avatar addresses on to the pages. Off with the emulator, whose
+   * avatar addresses point nowhere (the pages show a monogram instead of a failed image).
+   */
+  avatars?: boolean | undefined;
+  /**
+   * The origin of the browser game, framed on the site from another site (as itch.io frames
+   * HTML5 games from itch.zone): it logs in through a popup and gets a session token, not a
+   * cookie (a cookie set for the site is third-party in the frame), and saves progress with it.
+   */
+  gameOrigin?: string | undefined;
+}
+
+/** A game session: the framed game saves with its Bearer token. */
+interface GameSession {
+  user: User;
+  createdAt: number;
 }
 
 /**
- * `POST /auth/itch` (the capture's `data-backend`), `GET /api/session`, `POST /logout`.
+ * `POST /auth/itch` (the capture's `data-backend`), `GET /api/session` (204 No Content when nobody
+ * is signed in: not an error, so the pages' probe leaves the browser console clean), `POST /logout`.
  * Sessions live in memory: restarting the demo signs everyone out.
  */
 export function createDemoBackend(options: DemoBackendOptions): Hono {
@@ -66,12 +85,30 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     return session;
   };
 
+  const gameSessions = new Map<string, GameSession>();
+  /** The game's saves by itch.io user id: they follow the player to every visit. */
+  const progress = new Map<number, unknown>();
+  const { gameOrigin } = options;
+  const gameSessionOf = (c: Context): GameSession | undefined => {
+    const id = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(c.req.header('authorization') ?? '')?.[1];
+    const session = id === undefined ? undefined : gameSessions.get(id);
+    return session !== undefined && Date.now() - session.createdAt < SESSION_LIFETIME_S * 1000 ? session : undefined;
+  };
+
   const receiveToken = createTokenHandler({
     baseUrl: options.baseUrl,
     apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
-    allowedOrigins: options.allowedOrigins,
+    allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     onLogin({ user, scopes, token, request }) {
+      // The framed game collecting its popup login: a session token in the answer.
+      if (gameOrigin !== undefined && request.headers.get('origin') === gameOrigin) {
+        const id = randomBytes(32).toString('base64url');
+        gameSessions.set(id, { user, createdAt: Date.now() });
+        return new Response(JSON.stringify({ user: { id: user.id, username: user.username, display_name: user.display_name }, gameSession: id }), {
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }
       // A new id on every login (no session fixation); the old session, if any, ends.
       const previous = parseCookies(request.headers.get('cookie') ?? '', SESSION_COOKIE)[SESSION_COOKIE];
       if (previous !== undefined) sessions.delete(previous);
@@ -87,12 +124,36 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
 
-  app.post('/auth/itch', (c) => receiveToken(c.req.raw));
+  app.on(['POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
+
+  // The framed game's saves, with its session token (CORS for the game's origin only).
+  app.use(
+    '/api/game/*',
+    cors({ origin: (origin) => (origin === gameOrigin ? origin : null), allowMethods: ['GET', 'PUT'], allowHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
+  );
+  app.get('/api/game/progress', (c) => {
+    const session = gameSessionOf(c);
+    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
+    return c.json({ progress: progress.get(session.user.id) ?? null });
+  });
+  app.put('/api/game/progress', async (c) => {
+    const session = gameSessionOf(c);
+    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
+    const body = await c.req.json<{ progress?: unknown }>().catch(() => ({}) as { progress?: unknown });
+    if (JSON.stringify(body.progress ?? null).length > 2048) return c.json({ errors: ['progress is larger than 2 KiB'] }, 413);
+    progress.set(session.user.id, body.progress ?? null);
+    return c.json({ progress: progress.get(session.user.id) });
+  });
 
   app.get('/api/session', (c) => {
     const session = sessionOf(c);
-    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
-    const info: SessionInfo = { user: session.user, scopes: session.scopes, signedInAt: new Date(session.createdAt).toISOString() };
+    if (session === undefined) return c.body(null, 204);
+    const { cover_url: avatar, ...user } = session.user;
+    const info: SessionInfo = {
+      user: options.avatars === true && avatar !== undefined ? { ...user, cover_url: avatar } : user,
+      scopes: session.scopes,
+      signedInAt: new Date(session.createdAt).toISOString(),
+    };
     return c.json(info);
   });
 

@@ -27,24 +27,31 @@ export interface LoginSettings {
   clientId: string;
   redirectUri: string;
   baseUrl: string;
+  /** Origin of the framed browser game (`%GAME_URL%`). */
+  gameUrl?: string | undefined;
+  /** The token endpoint as the game reaches it (`%GAME_BACKEND%`). */
+  gameBackend?: string | undefined;
 }
 
 const escapeAttribute = (value: string): string =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Fills the `%ITCH_…%` placeholders of a page (escaped: they sit in attribute values). */
+/** Fills the `%ITCH_…%` and `%GAME_…%` placeholders of a page (escaped: they sit in attribute values). */
 export function fillLoginSettings(html: string, login: LoginSettings): string {
   const values: Record<string, string> = {
     ITCH_CLIENT_ID: login.clientId,
     ITCH_REDIRECT_URI: login.redirectUri,
     ITCH_BASE_URL: login.baseUrl,
+    GAME_URL: login.gameUrl ?? '',
+    GAME_BACKEND: login.gameBackend ?? '',
   };
-  return html.replace(/%(ITCH_[A-Z_]+)%/g, (text, name: string) => (name in values ? escapeAttribute(values[name]!) : text));
+  return html.replace(/%((?:ITCH|GAME)_[A-Z_]+)%/g, (text, name: string) => (name in values ? escapeAttribute(values[name]!) : text));
 }
 
 /**
  * Headers of the callback page: its URL carries the token for an instant, so no referrer, no cache,
- * no framing; and only the inlined capture and the site's own scripts may run.
+ * no framing, no opener that could read its address (a same-origin page that opened it as a
+ * login popup); and only the inlined capture and the site's own scripts may run.
  */
 export function callbackPageHeaders(captureCspHash: string): Record<string, string> {
   return {
@@ -53,9 +60,13 @@ export function callbackPageHeaders(captureCspHash: string): Record<string, stri
     'Cache-Control': 'no-store',
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Opener-Policy': 'same-origin',
     'Content-Security-Policy': `script-src 'self' ${captureCspHash}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
   };
 }
+
+/** The site is light and dark (callback.html declares it too, after the capture). */
+export const COLOR_SCHEME = '<meta name="color-scheme" content="light dark">';
 
 export function demoPlugin(options: DemoPluginOptions): Plugin {
   const paths = new Set<string>(BACKEND_PATHS);
@@ -93,6 +104,9 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
         // Vite's own HTML middleware would answer with its Cache-Control; this page gets ours.
         readFile(options.callbackFile, 'utf8')
           .then((html) => server.transformIndexHtml(req.url ?? pathname, html, req.originalUrl))
+          // The capture's pending view follows a color-scheme declared before it (nothing after
+          // the capture is parsed while the token is delivered), so this one goes first.
+          .then((html) => html.replace('<head>', `<head>\n${COLOR_SCHEME}`))
           .then((html) => {
             res.writeHead(200, headers);
             res.end(req.method === 'HEAD' ? undefined : html);

@@ -11,37 +11,76 @@ export interface CaptureOptions {
    * callback document then shows the success and fires `itch-login-success`.
    */
   noRedirect?: boolean | undefined;
+  /**
+   * Text of the capture's own view while the token is delivered (the contract's `data-pending`).
+   * Default "Signing you in…". Shown when the capture runs as a parser-blocking classic script;
+   * run any other way, it stops the document, which then paints nothing.
+   */
+  pending?: string | undefined;
 }
+
+/**
+ * What the capture writes after its own script: its view (`<output>` is a status region) and
+ * `<plaintext>`, after which the parser turns the rest of the markup into inert text: no later
+ * element, so no later script, ever exists in this document. The view follows the page's
+ * `color-scheme` when a `<meta name="color-scheme">` comes before the capture (nothing after it
+ * is parsed).
+ */
+const HOLD = '<output><plaintext>';
 
 /** A backend on another origin must be https, or http on a loopback address for local development. */
 const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[:/])/;
 
 /**
  * Reads and clears the implicit-flow response from the address, synchronously, before any other
- * script of the page can run, and then makes sure none ever does: the document is stopped
- * (`window.stop()`), so no later script of it executes. The state is checked and consumed, the
- * token POSTed once to the backend, and the user continues in a clean document: the flow's
- * `return-to` on success, else the callback address without the fragment, where
- * `<itch-oauth-callback>` shows the outcome (see `CaptureOutcome`). The token lives only in
- * this closure.
+ * script of the page can run, and then makes sure none ever does: run as a parser-blocking
+ * classic script (first in `<head>`), it turns the rest of the markup into inert text and shows
+ * its pending view (`pending`, default "Signing you in…"); run any other way, it stops the
+ * document (`window.stop()`). The state is checked and consumed, the token POSTed once to the
+ * backend, and the user continues in a clean document: the flow's `return-to` on success, else
+ * the callback address without the fragment, where `<itch-oauth-callback>` shows the outcome (see
+ * `CaptureOutcome`). The token lives only in this closure.
  *
  * Does nothing when the fragment is not an implicit-flow response, so also on a second call: the
  * first cleared the fragment. (Nothing is returned: after a capture no later script runs anyway.)
- * Size matters here (budget: 1 KiB gzip): the outcome carries error codes as numbers, and
+ * Size matters here (budget: 1,152 B gzip): the outcome carries error codes as numbers, and
  * `<itch-oauth-callback>` puts them in words.
  *
  * @see https://itch.io/docs/api/oauth
  */
-export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): void {
-  const { hash, pathname, search, origin } = location;
+export function captureCallback({ backend, noRedirect, pending = 'Signing you in\u2026' }: CaptureOptions = {}): void {
+  const { hash, href, origin } = location;
   const params = readCallbackFragment(hash.slice(1));
   if (!params) return;
-  // Absolute: a relative URL would resolve against an injected <base href>.
-  history.replaceState(history.state, '', origin + pathname + search);
-  stop();
-  const cleanUrl = location.href;
-  // fetch is taken now, before another script could wrap it (though none will run here now).
-  const post = fetch;
+  // The address without the fragment. Absolute: a relative URL would resolve against an injected
+  // <base href>. This document keeps an empty one (`#`): it loads and shows the pending view, and
+  // must not be mistaken for the clean document at `cleanUrl` that comes next.
+  const cleanUrl = href.split('#')[0]!;
+  history.replaceState(history.state, '', cleanUrl + '#');
+  // Now no other script of this document may ever run. During parsing, from a classic script
+  // that is neither async nor deferred (the capture first in <head>), document.write puts HOLD
+  // into the parser right after it: the rest of the page becomes inert text and the view paints.
+  // From anywhere else it would be ignored (module, async and deferred scripts) or replace the
+  // page (after parsing, from a timer or a promise: no current script then), so it is not tried;
+  // and when it did not take, the document is stopped (no later script runs, nothing paints).
+  const doc = document;
+  try {
+    // (`== false`: no current script gives undefined.)
+    if ((doc.currentScript as HTMLScriptElement | null)?.async == false)
+      doc.write(
+        // Under `require-trusted-types-for 'script'`, document.write takes only TrustedHTML: this
+        // policy makes HOLD and nothing else.
+        (self as { trustedTypes?: { createPolicy(name: string, rules: object): { createHTML(input: string): string } } }).trustedTypes
+          ?.createPolicy('itch-oauth-capture', { createHTML: () => HOLD })
+          .createHTML('') ?? HOLD,
+      );
+    // The written markup is parsed at once (no script is pending). Without a <plaintext> (nothing
+    // written, write ignored, or it threw) this throws. The text replaces the <plaintext> in the
+    // view; the parser goes on filling it, detached.
+    doc.querySelector('plaintext')!.parentNode!.textContent = pending;
+  } catch {
+    stop();
+  }
 
   let flow: FlowRecord | number = 0;
   // Goes on to the clean document, leaving it the outcome (never the token) when it is the
@@ -79,7 +118,7 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
       // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
       for (const delay of [300, 1000, 3000, 0]) {
         try {
-          const answer = await post(url, {
+          const answer = await fetch(url, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: JSON.stringify(popup ? { access_token: token, state } : { access_token: token }),
@@ -87,8 +126,9 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
             referrerPolicy: 'no-referrer',
           });
           if (answer.ok) {
-            // The opener collects the login from the backend: this window is done.
-            if (popup) return close();
+            // The opener collects the login from the backend: this window is done (if a script
+            // opened it; else it shows the success like a redirect login's callback).
+            if (popup) close();
             // An empty or non-JSON body is a success without a response.
             const response: unknown = await answer.json().catch(() => null);
             return finish(undefined, response, noRedirect || target.origin != origin ? cleanUrl : target.href);
@@ -107,8 +147,8 @@ export function captureCallback({ backend, noRedirect }: CaptureOptions = {}): v
     }
   };
 
-  if ((document as Document & { prerendering?: boolean }).prerendering) {
-    document.addEventListener('prerenderingchange', deliver);
+  if ((doc as Document & { prerendering?: boolean }).prerendering) {
+    doc.addEventListener('prerenderingchange', deliver);
   } else {
     void deliver();
   }

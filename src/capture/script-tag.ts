@@ -4,4 +4,5 @@
 import { captureCallback } from './capture.js';
 
 const { dataset } = document.currentScript as HTMLScriptElement;
-captureCallback({ backend: dataset['backend'], noRedirect: 'noRedirect' in dataset });
+// data-backend and data-pending as they are; data-no-redirect is a boolean attribute.
+captureCallback({ ...dataset, noRedirect: 'noRedirect' in dataset });

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'popup_blocked',
   'popup_closed',
   'config_invalid',
+  // Desktop logins only: no answer in time (itch.io sends nothing back when the user refuses).
+  'timeout',
 ] as const;
 
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];

@@ -51,7 +51,13 @@ const POLL_MS = 1000;
 /** Asked this often after the popup closed, until {@link CLOSED_GRACE_MS} is over. */
 const CLOSED_POLL_MS = 300;
 /** After the popup closed, the outcome may still be on its way (the popup closes itself after posting it). */
-const CLOSED_GRACE_MS = 4000;
+const CLOSED_GRACE_MS = 3000;
+/**
+ * While the backend says the popup's token is being checked (`delivering`), a closed popup is
+ * waited for this much longer at most (a callback page with its own COOP reads as closed as soon
+ * as it loads, before its POST is answered).
+ */
+const DELIVERING_MAX_MS = 30_000;
 /**
  * A popup that reads as closed this soon after opening was most likely severed by the
  * authorization page's `Cross-Origin-Opener-Policy` (the opener then sees `closed` at once): its
@@ -203,10 +209,15 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
 async function collect(popup: Window, backend: URL, verifier: string, signal: AbortSignal): Promise<LoginResult> {
   const opened = Date.now();
   let closedAt: number | undefined;
+  /** Until when a closed popup is waited for: its grace, extended while its token is being checked. */
+  let waitUntil = Infinity;
   let failures = 0;
   let lastProblem = '';
   for (;;) {
-    if (closedAt === undefined && popup.closed) closedAt = Date.now();
+    if (closedAt === undefined && popup.closed) {
+      closedAt = Date.now();
+      waitUntil = closedAt + CLOSED_GRACE_MS;
+    }
     try {
       const answer = await fetch(backend, {
         method: 'POST',
@@ -219,8 +230,10 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
         signal,
       });
       const body: unknown = await answer.json().catch(() => null);
-      if (answer.status === 202 && (body as { pending?: unknown } | null)?.pending === true) {
+      const pending = answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown } | null) : null;
+      if (pending?.pending === true) {
         failures = 0;
+        if (pending.delivering === true && closedAt !== undefined) waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
       } else if (answer.ok) {
         closePopup(popup);
         return { response: body };
@@ -245,7 +258,7 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
 
     const now = Date.now();
     const severed = closedAt !== undefined && closedAt - opened < SEVERED_WITHIN_MS;
-    if (closedAt !== undefined && !severed && now - closedAt > CLOSED_GRACE_MS) {
+    if (closedAt !== undefined && !severed && now > waitUntil) {
       throw new ItchOAuthError('popup_closed', 'the itch.io login window was closed before the login finished');
     }
     if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
@@ -254,7 +267,9 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
         `no login arrived within ${Math.round((severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS) / 60_000)} minutes (the login window was closed, or could not be followed)`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, closedAt !== undefined && !severed ? CLOSED_POLL_MS : POLL_MS));
+    // Wait for the next poll, waking up early when the popup closes.
+    const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : POLL_MS);
+    while (Date.now() < next && (closedAt !== undefined || !popup.closed)) await new Promise((resolve) => setTimeout(resolve, 100));
     if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
   }
 }

@@ -20,6 +20,7 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   popup_blocked: 'The itch.io window was blocked by the browser.',
   popup_closed: 'The itch.io window was closed before the login finished.',
   config_invalid: 'Logging in with itch.io is not set up correctly on this site.',
+  timeout: 'itch.io did not answer in time: please log in again.',
 };
 
 type View =

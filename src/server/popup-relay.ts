@@ -31,10 +31,14 @@ export const POPUP_VERIFIER = /^[A-Za-z0-9_-]{43}$/;
 
 const KEY_PREFIX = 'itch-oauth:popup:';
 
-/** What waits in the store: a verified login, or the answer that refused the token. */
+/**
+ * What waits in the store: a verified login, the answer that refused the token, or (while the
+ * handler asks itch.io about the token) the mark that a deposit is being made.
+ */
 export type PopupOutcome =
   | { at: number; user: unknown; scopes: string[]; token: string }
-  | { at: number; status: number; errors: string[] };
+  | { at: number; status: number; errors: string[] }
+  | { at: number; delivering: true };
 
 /** An in-memory store for one process: at most 10 000 outcomes, each for {@link POPUP_OUTCOME_TTL_S}. */
 export function memoryPopupStore(): Storage {
@@ -69,14 +73,15 @@ export class PopupRelay {
   /**
    * Takes out the outcome of the login whose state the verifier stands for, once: it is removed
    * before it is returned. `undefined` while there is none (or it is older than the TTL, for a
-   * store that does not expire items itself).
+   * store that does not expire items itself); `'delivering'` while a deposit is being made (the
+   * opener then waits longer for a popup it saw close: it closed after posting the token).
    */
-  async collect(verifier: string): Promise<PopupOutcome | undefined> {
+  async collect(verifier: string): Promise<Exclude<PopupOutcome, { delivering: true }> | 'delivering' | undefined> {
     const key = KEY_PREFIX + (await popupStateOf(verifier));
     const outcome = await this.store.getItem<PopupOutcome>(key);
-    if (outcome === null) return undefined;
+    if (outcome === null || typeof outcome !== 'object' || Date.now() - outcome.at > POPUP_OUTCOME_TTL_S * 1000) return undefined;
+    if ('delivering' in outcome) return 'delivering';
     await this.store.removeItem(key);
-    if (typeof outcome !== 'object' || Date.now() - outcome.at > POPUP_OUTCOME_TTL_S * 1000) return undefined;
     return outcome;
   }
 }

@@ -153,11 +153,13 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       if ('verifier' in body) {
         const outcome = await relay.collect(body.verifier);
         if (outcome === undefined) return jsonResponse(202, { pending: true });
+        if (outcome === 'delivering') return jsonResponse(202, { pending: true, delivering: true });
         if ('status' in outcome) return errorResponse(outcome.status, ...outcome.errors);
         return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request });
       }
-      if (body.state !== undefined && (await relay.has(body.state))) {
-        return errorResponse(409, 'this popup login already has an outcome');
+      if (body.state !== undefined) {
+        if (await relay.has(body.state)) return errorResponse(409, 'this popup login already has an outcome');
+        await relay.deposit(body.state, { at: Date.now(), delivering: true });
       }
     } catch (error) {
       return storeErrorResponse(error);

@@ -15,11 +15,6 @@ test.afterAll(async () => {
   await demo?.close();
 });
 
-test.beforeEach(async ({ context }) => {
-  // The seeded avatars point at img.itch.zone; the pages fall back to a monogram.
-  await context.route('https://img.itch.zone/**', (route) => route.abort());
-});
-
 /** Clicks the hero's login button and waits for the emulator's consent page. */
 async function openConsentPage(page: Page): Promise<void> {
   await page.goto(`${demo.url}/`);
@@ -85,7 +80,8 @@ test('Deny issues no token, leaves none anywhere, and the player can start again
   await expect(page.locator('html')).toHaveAttribute('data-signed-in', 'false');
   expect(await browserState(page, context)).not.toMatch(/access_token|[0-9a-f]{40}/);
   expect(await context.cookies(demo.url)).toEqual([]);
-  expect((await page.request.get(`${demo.url}/api/session`)).status()).toBe(401);
+  // Nobody is signed in: 204, not an error.
+  expect((await page.request.get(`${demo.url}/api/session`)).status()).toBe(204);
 
   await page.locator('.hero').getByRole('button', { name: 'Log in with itch.io' }).click();
   await approveAs(page, C.users.gamer);
@@ -107,7 +103,7 @@ test('Log out ends the session on the server and in the browser', async ({ page,
   expect(await context.cookies(demo.url)).toEqual([]);
   // The old cookie is worth nothing now.
   const replay = await fetch(`${demo.url}/api/session`, { headers: { cookie: `${SESSION_COOKIE}=${cookie!.value}` } });
-  expect(replay.status).toBe(401);
+  expect(replay.status).toBe(204);
 
   await page.goto(`${demo.url}/account.html`);
   await expect(page.getByRole('heading', { name: 'You are not signed in' })).toBeVisible();
@@ -122,7 +118,8 @@ test('the callback page is sent with no referrer, no caching, no framing, and th
   });
   expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   const head = (await response.text()).split('<head>')[1] ?? '';
-  expect(head.trimStart()).toMatch(/^<script data-backend="\/auth\/itch">/);
+  // Only the color-scheme (which the capture's pending view follows) comes before it.
+  expect(head.trimStart()).toMatch(/^<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch">/);
 });
 
 test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
@@ -147,4 +144,33 @@ test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
     await page.waitForURL(`${rfcDemo.emulator!.url}/user/oauth?**`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
   });
+});
+
+test('the browser game framed from another site logs in through a popup, shows the player and saves progress', async ({ page, context }) => {
+  expect(new URL(demo.gameUrl).hostname).toBe('localhost');
+  await page.goto(`${demo.url}/#play`);
+  const game = page.frameLocator('iframe.game-frame');
+  await game.getByRole('button', { name: 'Catch a falling star' }).click();
+  await game.getByRole('button', { name: 'Catch a falling star' }).click();
+
+  const popupOpened = context.waitForEvent('page');
+  await game.getByRole('button', { name: 'Log in to save' }).click();
+  const popup = await popupOpened;
+  await expect(popup.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await popup.getByRole('button', { name: 'Approve' }).click();
+
+  await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
+  await expect.poll(() => popup.isClosed()).toBe(true);
+  await game.getByRole('button', { name: 'Save progress' }).click();
+  await expect(game.getByRole('status')).toHaveText('Saved: 2 stars.');
+
+  // The same player on a fresh visit finds the stars again after logging in.
+  await page.reload();
+  const again = context.waitForEvent('page');
+  await page.frameLocator('iframe.game-frame').getByRole('button', { name: 'Log in to save' }).click();
+  const second = await again;
+  await second.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await second.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', { timeout: 15_000 });
 });

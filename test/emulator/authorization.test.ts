@@ -65,6 +65,18 @@ describe('GET /user/oauth: a valid request', () => {
     assert.equal(page.headers.get('cross-origin-opener-policy'), null, 'a login popup keeps its opener');
   });
 
+  test('sends Cross-Origin-Opener-Policy: same-origin with coop, as an authorization server may', async () => {
+    const severing = await startEmulator({ coop: true });
+    try {
+      const page = await openAuthorization(severing, valid());
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
+      assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    } finally {
+      await severing.close();
+    }
+  });
+
   test('lets the consent form reach only its own origin and the redirect URI origin', async () => {
     const page = await openAuthorization(emulator, valid());
     assert.match(page.headers.get('content-security-policy') ?? '', /form-action 'self' http:\/\/127\.0\.0\.1:5173;/);

@@ -76,6 +76,20 @@ describe('popup relay: deposit and collection', () => {
     assert.equal(logins.length, 1);
   });
 
+  it('tells the collector that a deposit is being checked, so that it waits for a popup it saw close', async () => {
+    const slowFetch = (async (input: string, init: RequestInit) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return fetch(input, init);
+    }) as TokenHandlerOptions['fetch'];
+    const { handler } = handlerWith({ fetch: slowFetch });
+    const { verifier, state } = await pair();
+    const deposit = handler(post({ access_token: token(), state }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, delivering: true });
+    assert.equal((await deposit).status, 202);
+    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
+  });
+
   it('gives nothing to another verifier, even one that knows the state', async () => {
     const { handler, logins } = handlerWith();
     const { state } = await pair();

@@ -24,6 +24,15 @@ export interface CallbackPageOptions {
   headStart?: string;
   /** Extra markup for <body>. */
   body?: string;
+  /** data-pending on the capture's tag. */
+  pending?: string;
+  /**
+   * How the capture file's tag runs: as a parser-blocking classic script (the default), or with
+   * `async` or `defer`. (A module or a late call is written into `headStart`/`body` by the test.)
+   */
+  loading?: 'blocking' | 'async' | 'defer';
+  /** Extra response headers of the callback page, e.g. a Content-Security-Policy. */
+  headers?: Record<string, string>;
 }
 
 /** The game's own page (/game.html): the full script-tag file and a login button. */
@@ -47,6 +56,13 @@ export interface Site {
   game?: string;
   /** Statuses the backend answers with, in order; the last one repeats. Status 0 destroys the connection. */
   backendStatuses: number[];
+  /**
+   * When set, the backend holds each POST (after recording it) until this promise settles, like a
+   * slow backend that asks itch.io before it answers.
+   */
+  backendHold?: Promise<unknown> | undefined;
+  /** Paths (e.g. `/hostile/classic.js`) served only after this many milliseconds. */
+  slowPaths: Record<string, number>;
   backendCalls: BackendCall[];
   /** Everything the hostile scripts reported. */
   collected: string[];
@@ -73,12 +89,14 @@ function script(kind: (typeof HOSTILE_KINDS)[number]): string {
 }
 
 function callbackPage(options: CallbackPageOptions, origin: string): string {
-  const { capture = 'capture', backend = '/auth/itch', noRedirect = false, hostile = true } = options;
+  const { capture = 'capture', backend = '/auth/itch', noRedirect = false, hostile = true, loading = 'blocking' } = options;
   const file = capture === 'full' ? 'itch-oauth.iife.js' : 'itch-oauth-capture.iife.js';
   const captureTag =
     capture === 'none'
       ? ''
-      : `<script src="${origin}/dist/${file}" data-backend="${backend}"${noRedirect ? ' data-no-redirect' : ''}></script>`;
+      : `<script${loading === 'blocking' ? '' : ` ${loading}`} src="${origin}/dist/${file}" data-backend="${backend}"${noRedirect ? ' data-no-redirect' : ''}${
+          options.pending === undefined ? '' : ` data-pending="${options.pending}"`
+        }></script>`;
   const headHostile = hostile ? HOSTILE_KINDS.filter((k) => k !== 'body-inline').map(script).join('\n') : '';
   return `<!doctype html>
 <html lang="en"><head>${options.headStart ?? ''}${captureTag}
@@ -112,6 +130,7 @@ export async function startSite(): Promise<Site> {
   const site: Omit<Site, 'url' | 'authUrl' | 'close'> = {
     page: {},
     backendStatuses: [200],
+    slowPaths: {},
     backendCalls: [],
     collected: [],
     authorizeWith: { token: 'TOKEN' },
@@ -120,6 +139,8 @@ export async function startSite(): Promise<Site> {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
+    const slow = site.slowPaths[path];
+    if (slow) await new Promise((resolve) => setTimeout(resolve, slow));
     if (path.startsWith('/dist/')) {
       try {
         return send(res, 200, 'text/javascript', readFileSync(`${root}${path.slice(1)}`, 'utf8'));
@@ -138,6 +159,7 @@ export async function startSite(): Promise<Site> {
     if (path === '/auth/itch') {
       const body = await readBody(req);
       site.backendCalls.push({ method: req.method ?? '', headers: req.headers, body });
+      await site.backendHold?.catch(() => undefined);
       const status = site.backendStatuses[Math.min(site.backendCalls.length - 1, site.backendStatuses.length - 1)] ?? 200;
       if (status === 0) return req.socket.destroy();
       // A backend (or something in front of it) that redirects the POST, body and all, elsewhere.
@@ -145,7 +167,7 @@ export async function startSite(): Promise<Site> {
       const answer = status < 300 ? { user: { id: 1, username: 'leafo' } } : { errors: [`refused with ${status}`] };
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
-    if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`));
+    if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`), site.page.headers);
     if (path === '/favicon.ico') return send(res, 404, 'text/plain', '');
     if (path === '/game.html' && site.game) return send(res, 200, 'text/html', site.game);
     // Any other path: a plain page of the game site (start page, return-to targets).

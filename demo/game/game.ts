@@ -1,0 +1,57 @@
+// The framed browser game: the login button (popup mode, the default in a frame), then the
+// player's name and saves through the site's backend with the session token it answered.
+import '../../src/define.js';
+
+interface GameLogin {
+  user: { username: string; display_name?: string };
+  gameSession: string;
+}
+
+const root = document.querySelector<HTMLElement>('.game')!;
+const field = (name: string) => root.querySelector<HTMLElement>(`[data-${name}]`)!;
+const backend = new URL(root.querySelector('itch-login-button')!.getAttribute('backend')!);
+const progressUrl = new URL('/api/game/progress', backend);
+
+let stars = 0;
+let session: string | undefined;
+
+const show = () => {
+  field('stars').textContent = String(stars);
+  field('night').textContent = String(1 + Math.floor(stars / 5));
+};
+const status = (text: string) => {
+  field('status').textContent = text;
+};
+
+field('catch').addEventListener('click', () => {
+  stars++;
+  show();
+});
+
+root.addEventListener('itch-login-success', async (event) => {
+  const login = event.detail.response as GameLogin;
+  session = login.gameSession;
+  root.dataset['signedIn'] = 'true';
+  field('player').textContent = login.user.display_name || login.user.username;
+  const answer = await fetch(progressUrl, { headers: { Authorization: `Bearer ${session}` } });
+  const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
+  if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
+  show();
+  status(saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`);
+});
+
+root.addEventListener('itch-login-error', (event) => {
+  status(event.detail.code === 'popup_closed' ? 'The login window was closed: nothing was saved.' : `Could not log in: ${event.detail.message}`);
+});
+
+field('save').addEventListener('click', async () => {
+  if (session === undefined) return;
+  const answer = await fetch(progressUrl, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ progress: { stars } }),
+  });
+  status(answer.ok ? `Saved: ${stars} stars.` : 'Saving failed: try again.');
+});
+
+show();

@@ -1,0 +1,184 @@
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
+import { ItchOAuthError } from '../core/errors.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS, loginWithLoopback } from './loopback.js';
+import { loginOutOfBand } from './out-of-band.js';
+import type { DesktopLoginResult } from './verify.js';
+
+const USAGE = `Usage: itch-oauth-widget login --client-id ID --redirect-uri URI [options]
+       itch-oauth-widget login --client-id ID --oob [options]
+
+Logs in with itch.io and prints the access token, alone, on standard output; everything else
+goes to standard error. For scripts: TOKEN="$(npx itch-oauth-widget login …)".
+
+Options:
+  --client-id ID        Client ID of the itch.io OAuth application (required)
+  --redirect-uri URI    the application's registered loopback redirect URI, e.g.
+                        http://127.0.0.1:34567/callback: the login listens there (required
+                        without --oob). When its port is taken and standard input is a
+                        terminal, the login falls back to --oob.
+  --oob                 out-of-band: itch.io shows the key on its page and you paste it here
+                        (the application must have ${OOB_REDIRECT_URI} as a redirect URI)
+  --scope S             space-separated scopes (default profile:me)
+  --base-url U          where itch.io lives (default https://itch.io)
+  --api-base-url U      where its OAuth API lives (default https://api.itch.io)
+  --no-browser          print the address to open instead of opening the browser
+  --timeout SECONDS     how long to wait for the browser (default ${DEFAULT_LOGIN_TIMEOUT_MS / 1000})
+  -h, --help            show this help
+
+Exit codes:
+  0    logged in: the token is on standard output
+  1    the login failed: refused, timed out, key unknown to itch.io, itch.io unreachable,
+       or the port cannot be bound
+  2    wrong usage or configuration
+  130  interrupted (Ctrl+C)`;
+
+/** Where the command reads and writes; the process's streams unless a test passes its own. */
+export interface LoginCliIo {
+  /** Standard output: only ever the token. */
+  out: (text: string) => void;
+  /** Messages for the person at the terminal. */
+  err: (text: string) => void;
+  /** Where a pasted key is read from. */
+  input: NodeJS.ReadableStream;
+  /** Whether `input` is a terminal (a person can paste a key there). */
+  interactive: boolean;
+}
+
+const processIo = (): LoginCliIo => ({
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  input: process.stdin,
+  interactive: process.stdin.isTTY === true,
+});
+
+async function openInBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  child.once('error', () => undefined);
+}
+
+/**
+ * `itch-oauth-widget login …`: logs in through the loopback redirect URI (or `--oob`) and prints
+ * the token alone on standard output. Sets `process.exitCode` (see the usage text) and resolves
+ * to the login's result, or undefined when it failed.
+ */
+export async function main(argv: readonly string[], io: LoginCliIo = processIo()): Promise<DesktopLoginResult | undefined> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      allowPositionals: false,
+      options: {
+        'client-id': { type: 'string' },
+        'redirect-uri': { type: 'string' },
+        oob: { type: 'boolean' },
+        scope: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-base-url': { type: 'string' },
+        'no-browser': { type: 'boolean' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  if (values.help === true) {
+    io.err(USAGE);
+    return undefined;
+  }
+  const clientId = values['client-id'];
+  const redirectUri = values['redirect-uri'];
+  const oob = values.oob === true || redirectUri === OOB_REDIRECT_URI;
+  const timeoutSeconds = values.timeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS / 1000 : Number(values.timeout);
+  const usageError =
+    clientId === undefined
+      ? '--client-id is required'
+      : redirectUri === undefined && !oob
+        ? '--redirect-uri is required (or --oob)'
+        : !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)
+          ? `--timeout must be a positive number of seconds, got ${JSON.stringify(values.timeout)}`
+          : undefined;
+  if (usageError !== undefined || clientId === undefined) {
+    io.err(`${usageError}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+
+  const noBrowser = values['no-browser'] === true;
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+
+  const showAndOpen = async (url: string): Promise<void> => {
+    io.err(noBrowser ? 'Open this address in your browser to log in with itch.io:' : 'Opening your browser at the itch.io login page. If it does not open, visit:');
+    io.err(`  ${url}`);
+    if (noBrowser) return;
+    try {
+      await openInBrowser(url);
+    } catch (error) {
+      io.err(`(could not open a browser: ${(error as Error).message})`);
+    }
+  };
+  const readKey = async (url: string): Promise<string> => {
+    await showAndOpen(url);
+    io.err('After you approve, itch.io shows a key: paste it here and press Enter.');
+    const terminal = createInterface({ input: io.input, output: process.stderr, terminal: io.interactive });
+    try {
+      const ended = new Promise<string>((resolve) => terminal.once('close', () => resolve('')));
+      return await Promise.race([terminal.question('Key: ', { signal: controller.signal }), ended]);
+    } finally {
+      terminal.close();
+    }
+  };
+  const common = {
+    clientId,
+    scope: values.scope,
+    baseUrl: values['base-url'],
+    apiBaseUrl: values['api-base-url'],
+    signal: controller.signal,
+  };
+
+  try {
+    const result = oob
+      ? await loginOutOfBand({ ...common, readKey })
+      : await loginWithLoopback({
+          ...common,
+          redirectUri: redirectUri as string,
+          timeoutMs: timeoutSeconds * 1000,
+          readKey: io.interactive ? readKey : undefined,
+          openBrowser: async (url) => {
+            await showAndOpen(url);
+            io.err(`Waiting for you to approve in the browser (Ctrl+C to cancel; gives up after ${formatSeconds(timeoutSeconds)})…`);
+          },
+        });
+    io.err(`Logged in with itch.io. The token carries: ${result.scopes.join(' ') || '(no scopes)'}`);
+    io.out(result.accessToken);
+    process.exitCode = 0;
+    return result;
+  } catch (error) {
+    if (controller.signal.aborted && error === controller.signal.reason) {
+      io.err('Login cancelled.');
+      process.exitCode = 130;
+    } else if (error instanceof ItchOAuthError) {
+      io.err(`Login failed (${error.code}): ${error.message}`);
+      process.exitCode = error.code === 'config_invalid' ? 2 : 1;
+    } else {
+      io.err(`Login failed: ${(error as Error).message}`);
+      process.exitCode = 1;
+    }
+    return undefined;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
+}

@@ -1,0 +1,360 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import { assertRedirectUri, buildAuthorizeUrl, OOB_REDIRECT_URI } from '../core/authorize-url.js';
+import { ItchOAuthError } from '../core/errors.js';
+import { parseCallbackFragment, type CallbackResponse } from '../core/fragment.js';
+import { DEFAULT_SCOPE } from '../core/scopes.js';
+import { createState } from '../core/state.js';
+import { CALLBACK_PAGE_CSP, CALLBACK_PAGE_HTML, COMMON_HEADERS } from './callback-page.js';
+import { loginOutOfBand } from './out-of-band.js';
+import { verifyAccessToken, type DesktopLoginResult } from './verify.js';
+
+/** How long {@link loginWithLoopback} waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
+export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** Largest callback POST accepted (a fragment is at most 4096 characters). */
+const MAX_BODY_BYTES = 8192;
+
+/** Options of {@link loginWithLoopback}. */
+export interface LoopbackLoginOptions {
+  /** Client ID of the itch.io OAuth application. */
+  clientId: string;
+  /**
+   * The application's registered loopback redirect URI, exactly: `http://127.0.0.1:<port>[/<path>]`,
+   * `http://[::1]:<port>[/<path>]` or `http://localhost:<port>[/<path>]`. The login listens on
+   * that address and port only.
+   */
+  redirectUri: string;
+  /** Space-separated scopes, or a list of them. Default `profile:me`. */
+  scope?: string | readonly string[] | undefined;
+  /** Where itch.io lives (authorization page). Default `https://itch.io`. */
+  baseUrl?: string | undefined;
+  /** Where itch.io's OAuth API lives (credentials/info). Default `https://api.itch.io`. */
+  apiBaseUrl?: string | undefined;
+  /** Opens the authorization page. Default: the system browser, with the `open` package. */
+  openBrowser?: ((url: string) => unknown) | undefined;
+  /**
+   * The out-of-band fallback for when the port cannot be bound: shows the URL and resolves to the
+   * key the user pasted (see `loginOutOfBand`). The application must also have
+   * `urn:ietf:wg:oauth:2.0:oob` among its redirect URIs.
+   */
+  readKey?: ((url: string) => string | Promise<string>) | undefined;
+  /** Stops the login: the listener closes and the promise rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /**
+   * How long to wait for the answer, in milliseconds. Default {@link DEFAULT_LOGIN_TIMEOUT_MS}.
+   * itch.io sends nothing back when the user clicks Deny, so this is how a refusal ends.
+   */
+  timeoutMs?: number | undefined;
+}
+
+/** Where a loopback login listens, from its redirect URI. */
+interface LoopbackTarget {
+  redirectUri: string;
+  /** Interfaces to bind: one address, or both loopback families for `localhost`. */
+  hosts: string[];
+  port: number;
+  /** The only `Host` header answered (DNS rebinding defence). */
+  host: string;
+  /** The only `Origin` accepted. */
+  origin: string;
+  /** Path and query of the redirect URI, as a browser requests them. */
+  target: string;
+}
+
+function parseLoopbackRedirectUri(value: string): LoopbackTarget {
+  if (value === OOB_REDIRECT_URI) {
+    throw new ItchOAuthError('config_invalid', 'redirect-uri is the out-of-band URI: use loginOutOfBand for it');
+  }
+  const url = new URL(assertRedirectUri(value));
+  const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const hosts =
+    bare === 'localhost'
+      ? ['127.0.0.1', '::1']
+      : (isIP(bare) === 4 && bare.startsWith('127.')) || (isIP(bare) === 6 && bare === '::1')
+        ? [bare]
+        : undefined;
+  if (url.protocol !== 'http:' || hosts === undefined) {
+    throw new ItchOAuthError(
+      'config_invalid',
+      `redirect-uri must be a loopback http address (http://127.0.0.1:PORT/…, http://[::1]:PORT/… or http://localhost:PORT/…), got ${JSON.stringify(value)}`,
+    );
+  }
+  return {
+    redirectUri: value,
+    hosts,
+    port: url.port === '' ? 80 : Number(url.port),
+    host: url.host,
+    origin: url.origin,
+    target: url.pathname + url.search,
+  };
+}
+
+const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'EPERM']);
+
+function isBindError(error: unknown): error is NodeJS.ErrnoException {
+  return BIND_ERRORS.has((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
+function bindMessage(error: NodeJS.ErrnoException, target: LoopbackTarget): string {
+  const why =
+    error.code === 'EADDRINUSE'
+      ? 'another program is using this port'
+      : error.code === 'EADDRNOTAVAIL'
+        ? 'this computer has no such loopback address'
+        : 'the system or a firewall refuses it';
+  const address = `${(error as { address?: string }).address ?? target.hosts[0]}:${target.port}`;
+  return (
+    `cannot listen on ${address} (${error.code}: ${why}) for the redirect URI ${target.redirectUri}. ` +
+    'Close the program that holds the port, or register another loopback redirect URI with a free port ' +
+    `for this OAuth application; with readKey, ${OOB_REDIRECT_URI} is used instead when the port is taken.`
+  );
+}
+
+function closeServers(servers: readonly Server[]): Promise<void> {
+  return Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  ).then(() => undefined);
+}
+
+async function listen(target: LoopbackTarget, handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server[]> {
+  const servers: Server[] = [];
+  try {
+    for (const host of target.hosts) {
+      const server = createServer(handler);
+      server.requestTimeout = 30_000;
+      server.headersTimeout = 10_000;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen({ port: target.port, host, exclusive: true }, () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+      } catch (error) {
+        // `localhost` on a machine without IPv6: 127.0.0.1 alone is enough.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (target.hosts.length > 1 && host === '::1' && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')) continue;
+        throw error;
+      }
+      servers.push(server);
+    }
+  } catch (error) {
+    await closeServers(servers);
+    throw error;
+  }
+  return servers;
+}
+
+async function openSystemBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  child.once('error', () => undefined);
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve) => {
+    response.writeHead(status, { ...COMMON_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...extra });
+    response.end(body, () => resolve());
+  });
+}
+
+/** The words the callback page shows: a heading and a sentence. */
+interface PageAnswer {
+  title: string;
+  message: string;
+}
+
+const answer = (response: ServerResponse, status: number, words: PageAnswer, extra?: Record<string, string>): Promise<void> =>
+  send(response, status, 'application/json; charset=utf-8', JSON.stringify(words), extra);
+
+const refuse = (response: ServerResponse, status: number, reason: string): Promise<void> =>
+  send(response, status, 'text/plain; charset=utf-8', `${reason}\n`);
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function describeError(response: Extract<CallbackResponse, { type: 'error' }>): ItchOAuthError {
+  return response.error === 'access_denied'
+    ? new ItchOAuthError('access_denied', 'the user declined the login on itch.io')
+    : new ItchOAuthError('invalid_response', `itch.io answered with the error ${JSON.stringify(response.error)}`);
+}
+
+/**
+ * Logs in a desktop game or tool through a loopback redirect URI (itch.io's OAuth implicit flow,
+ * for native apps as in RFC 8252): listens on the registered `http://127.0.0.1:<port>[/<path>]`
+ * (loopback only, never all interfaces), opens the authorization page in the system browser, and
+ * waits for the browser to come back. The page it serves there reads the token from the address
+ * fragment, clears it, and POSTs it back with the `state`; the token is checked with
+ * credentials/info before the promise resolves.
+ *
+ * Refused, and answered without ending the login: another `Host` (DNS rebinding) or `Origin`,
+ * other paths and methods, a callback without this login's `state` or with another one, and any
+ * callback after the state was used once. The listener stops on the outcome, on `signal` abort and
+ * on timeout, before the promise settles (the port can be bound again at once).
+ *
+ * @throws ItchOAuthError `config_invalid` for bad options; `network_error` when the port cannot be
+ *   bound and there is no `readKey` (the message names the port and the redirect URI), or itch.io
+ *   cannot be reached; `access_denied` when itch.io redirects with `error=access_denied`;
+ *   `timeout` when nothing came back in time (itch.io's Deny sends nothing back);
+ *   `backend_rejected` when itch.io does not know the returned key; the signal's reason on abort.
+ * @see https://itch.io/docs/api/oauth
+ * @see https://www.rfc-editor.org/rfc/rfc8252 (OAuth 2.0 for native apps, loopback redirection)
+ */
+export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<DesktopLoginResult> {
+  const target = parseLoopbackRedirectUri(options.redirectUri);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
+    throw new ItchOAuthError('config_invalid', `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+  }
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const state = createState();
+  const authorizeUrl = buildAuthorizeUrl({
+    clientId: options.clientId,
+    redirectUri: target.redirectUri,
+    scope: options.scope ?? DEFAULT_SCOPE,
+    state,
+    baseUrl: options.baseUrl,
+  }).href;
+
+  let resolveOutcome!: (result: DesktopLoginResult) => void;
+  let rejectOutcome!: (error: unknown) => void;
+  const outcome = new Promise<DesktopLoginResult>((resolve, reject) => {
+    resolveOutcome = resolve;
+    rejectOutcome = reject;
+  });
+  let settled = false;
+  let stateUsed = false;
+  let servers: Server[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const finish = (result: { ok: true; value: DesktopLoginResult } | { ok: false; error: unknown }): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    void closeServers(servers).then(() => (result.ok ? resolveOutcome(result.value) : rejectOutcome(result.error)));
+  };
+  const onAbort = (): void => finish({ ok: false, error: signal?.reason });
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    // DNS rebinding: a page of another site resolved to 127.0.0.1 sends its own name as Host.
+    if ((request.headers.host ?? '').toLowerCase() !== target.host) return refuse(response, 421, 'Refused: unexpected Host');
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== target.origin) return refuse(response, 403, 'Refused: unexpected Origin');
+    const url = new URL(request.url ?? '/', target.origin);
+    if (url.pathname + url.search !== target.target) return refuse(response, 404, 'Not found');
+    if (settled) return refuse(response, 410, 'This login is over');
+
+    if (request.method === 'GET') {
+      return send(response, 200, 'text/html; charset=utf-8', CALLBACK_PAGE_HTML, { 'content-security-policy': CALLBACK_PAGE_CSP });
+    }
+    if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET, POST' });
+    // The page's own fetch always carries its Origin; a JSON body cannot come from a plain form.
+    if (origin === undefined) return refuse(response, 403, 'Refused: no Origin');
+    if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return refuse(response, 415, 'Refused: JSON only');
+    const body = await readBody(request);
+    if (body === undefined) return refuse(response, 413, 'Refused: too large');
+
+    let callback: CallbackResponse;
+    try {
+      const fragment: unknown = (JSON.parse(body) as { fragment?: unknown } | null)?.fragment;
+      if (typeof fragment !== 'string') throw new ItchOAuthError('invalid_response', 'no fragment');
+      callback = parseCallbackFragment(fragment);
+    } catch {
+      return answer(response, 400, { title: 'This is not an answer from itch.io', message: 'It was ignored: the application still waits for the login.' });
+    }
+    if (stateUsed || callback.state === undefined || !sameSecret(callback.state, state)) {
+      // Not this login's answer (forged, or an old tab): refused, and the login goes on.
+      return answer(response, 400, {
+        title: 'This answer is not for the login in progress',
+        message: 'It was ignored. If you started a login, finish it in the tab the application opened.',
+      });
+    }
+    stateUsed = true;
+
+    if (callback.type === 'error') {
+      const error = describeError(callback);
+      await answer(
+        response,
+        200,
+        { title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete', message: `The application was told. You can close this tab.` },
+        { connection: 'close' },
+      );
+      return finish({ ok: false, error });
+    }
+    let result: DesktopLoginResult;
+    try {
+      result = await verifyAccessToken(callback.accessToken, { apiBaseUrl: options.apiBaseUrl, signal });
+    } catch (error) {
+      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close' });
+      return finish({ ok: false, error });
+    }
+    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close' });
+    return finish({ ok: true, value: result });
+  };
+
+  try {
+    servers = await listen(target, (request, response) => {
+      handle(request, response).catch(() => {
+        if (!response.headersSent) void refuse(response, 500, 'Internal error');
+        else response.destroy();
+      });
+    });
+  } catch (error) {
+    if (!isBindError(error)) throw error;
+    const { readKey } = options;
+    if (readKey !== undefined) return loginOutOfBand({ ...options, readKey });
+    throw Object.assign(new ItchOAuthError('network_error', bindMessage(error, target)), { cause: error });
+  }
+
+  timer = setTimeout(() => {
+    const minutes = timeoutMs / 60_000;
+    const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+    const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
+    finish({
+      ok: false,
+      error: new ItchOAuthError(
+        'timeout',
+        `no answer from itch.io within ${span}: the login was refused or abandoned (itch.io sends nothing back when the user clicks Deny). Start the login again.`,
+      ),
+    });
+  }, timeoutMs);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted === true) onAbort();
+
+  if (!settled) {
+    try {
+      await (options.openBrowser ?? openSystemBrowser)(authorizeUrl);
+    } catch (cause) {
+      finish({
+        ok: false,
+        error: Object.assign(new ItchOAuthError('config_invalid', `could not open the browser at the itch.io login page: ${(cause as Error).message}`), { cause }),
+      });
+    }
+  }
+  return outcome;
+}

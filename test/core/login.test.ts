@@ -1,0 +1,147 @@
+import { expect } from '@open-wc/testing';
+import { ItchOAuthError } from '../../src/core/errors.js';
+import { checkLoginOptions, login, preparePopupLogin, startLogin, type LoginOptions } from '../../src/core/login.js';
+
+const OPTIONS: LoginOptions = {
+  clientId: 'abc',
+  redirectUri: 'https://game.example/callback.html',
+  backend: '/auth/itch',
+  mode: 'popup',
+};
+
+function expectConfigError(fn: () => unknown, message: RegExp): void {
+  expect(fn).to.throw(ItchOAuthError, message).with.property('code', 'config_invalid');
+}
+
+/** Replaces window.open and fetch for one test; `restore()` puts them back. */
+function stubWindow(open: (url: string) => Window | null, answers: (body: string) => Response) {
+  const realOpen = window.open;
+  const realFetch = window.fetch;
+  const opened: string[] = [];
+  const posted: string[] = [];
+  window.open = ((url: string) => {
+    opened.push(url);
+    return open(url);
+  }) as typeof window.open;
+  window.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+    posted.push(String(init?.body));
+    return answers(String(init?.body));
+  }) as typeof window.fetch;
+  return {
+    opened,
+    posted,
+    restore() {
+      window.open = realOpen;
+      window.fetch = realFetch;
+    },
+  };
+}
+
+const fakePopup = () => ({ closed: false, close() {}, focus() {}, location: { href: '' } }) as unknown as Window;
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+describe('checkLoginOptions', () => {
+  it('defaults to redirect mode on a top-level page', () => {
+    expect(checkLoginOptions({ ...OPTIONS, mode: undefined }).mode).to.equal('redirect');
+  });
+
+  it('refuses popup mode without a backend, naming it', () => {
+    expectConfigError(() => checkLoginOptions({ ...OPTIONS, backend: undefined }), /popup mode needs backend/);
+  });
+
+  it('refuses an unknown mode and a backend that is not http(s)', () => {
+    expectConfigError(() => checkLoginOptions({ ...OPTIONS, mode: 'tab' as never }), /mode must be "redirect" or "popup"/);
+    expectConfigError(() => checkLoginOptions({ ...OPTIONS, backend: 'javascript:alert(1)' }), /backend must be an http\(s\) URL/);
+  });
+
+  it('resolves the backend against the page address', () => {
+    expect(checkLoginOptions(OPTIONS).backend?.href).to.equal(new URL('/auth/itch', location.href).href);
+  });
+});
+
+describe('startLogin in popup mode', () => {
+  it('opens itch.io with a p. state whose verifier only the collection carries, and resolves the answer', async () => {
+    await preparePopupLogin();
+    let polls = 0;
+    const stub = stubWindow(fakePopup, () => {
+      polls++;
+      return polls < 2 ? Response.json({ pending: true }, { status: 202 }) : Response.json({ user: { id: 7 } });
+    });
+    try {
+      const handle = startLogin(OPTIONS);
+      // Opened synchronously, with the real authorization address.
+      expect(stub.opened).to.have.length(1);
+      const url = new URL(stub.opened[0]!);
+      expect(url.origin + url.pathname).to.equal('https://itch.io/user/oauth');
+      const state = url.searchParams.get('state')!;
+      expect(state).to.match(/^p\.[A-Za-z0-9_-]{43}$/);
+      expect(await handle.result).to.deep.equal({ response: { user: { id: 7 } } });
+
+      const verifier = (JSON.parse(stub.posted[0]!) as { popup_verifier: string }).popup_verifier;
+      expect(verifier).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(`p.${await sha256(verifier)}`).to.equal(state);
+      expect(stub.posted.join()).not.to.contain(state);
+      // Nothing about the login is kept in storage.
+      expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.to.contain(verifier);
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('makes a fresh pair for every login', async () => {
+    const states: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await preparePopupLogin();
+      const stub = stubWindow(fakePopup, () => Response.json({ ok: true }));
+      try {
+        await startLogin(OPTIONS).result;
+        states.push(new URL(stub.opened[0]!).searchParams.get('state')!);
+      } finally {
+        stub.restore();
+      }
+    }
+    expect(states[0]).not.to.equal(states[1]);
+  });
+
+  it('rejects with backend_rejected when the backend refuses the login', async () => {
+    const stub = stubWindow(fakePopup, () => Response.json({ errors: ['the access token lacks the required scope profile:me'] }, { status: 403 }));
+    try {
+      const error = await startLogin(OPTIONS).result.catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'backend_rejected');
+      expect((error as Error).message).to.contain('lacks the required scope');
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('reports a blocked popup to the hook, and goes on in redirect mode when the hook says so', async () => {
+    const navigated: string[] = [];
+    const stub = stubWindow(() => null, () => Response.json({}));
+    try {
+      const reported: string[] = [];
+      const stay = startLogin(OPTIONS, { blocked: (error) => (reported.push(error.code), false), navigate: (url) => navigated.push(url) });
+      expect(await stay.result.catch((e: ItchOAuthError) => e.code)).to.equal('popup_blocked');
+      expect(navigated).to.deep.equal([]);
+
+      startLogin(OPTIONS, { blocked: (error) => (reported.push(error.code), true), navigate: (url) => navigated.push(url) });
+      expect(reported).to.deep.equal(['popup_blocked', 'popup_blocked']);
+      expect(navigated).to.have.length(1);
+      // A redirect login's state: stored in sessionStorage, and not a popup state.
+      const state = new URL(navigated[0]!).searchParams.get('state')!;
+      expect(state).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(sessionStorage.getItem(`itch-oauth:state:${state}`)).not.to.equal(null);
+      sessionStorage.clear();
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('login() rejects a bad configuration instead of throwing', async () => {
+    const error = await login({ ...OPTIONS, backend: undefined }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'config_invalid');
+  });
+});

@@ -1,0 +1,347 @@
+// loginWithLoopback end to end: the emulator plays itch.io, Playwright's Chromium plays the
+// user's system browser, and the listener is the real one on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { ItchOAuthError, loginWithLoopback, type LoopbackLoginOptions } from '../../src/desktop/index.js';
+import {
+  assertPortFree,
+  browserOpener,
+  C,
+  closeNet,
+  decide,
+  emulatorFor,
+  freePort,
+  holdPort,
+  launchBrowser,
+  pageOutcome,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type RunningEmulator,
+} from './support.js';
+
+let browser: Browser;
+let emulator: RunningEmulator;
+let denyingEmulator: RunningEmulator;
+let context: BrowserContext;
+let page: Page;
+
+before(async () => {
+  browser = await launchBrowser();
+  emulator = await emulatorFor([]);
+  denyingEmulator = await emulatorFor([], { onDeny: 'redirect' });
+});
+after(async () => {
+  await browser.close();
+  await emulator.close();
+  await denyingEmulator.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+/** A fresh loopback redirect URI on a free port, registered with the emulator(s). */
+async function registeredUri(path = '/itch-callback'): Promise<{ redirectUri: string; port: number }> {
+  const port = await freePort();
+  const redirectUri = `http://127.0.0.1:${port}${path}`;
+  emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+  denyingEmulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+  return { redirectUri, port };
+}
+
+function start(redirectUri: string, extra: Partial<LoopbackLoginOptions> = {}, server = emulator) {
+  const { openBrowser, opened } = browserOpener();
+  const login = loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, baseUrl: server.url, apiBaseUrl: server.apiUrl, openBrowser, ...extra });
+  // Keep an early rejection from counting as unhandled before the test awaits it.
+  login.catch(() => undefined);
+  return { login, opened };
+}
+
+async function whoOwns(token: string): Promise<number> {
+  const response = await fetch(`${emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { user: { id: number } }).user.id;
+}
+
+/** A raw request to the listener, with headers a browser would never let a page choose. */
+function rawRequest(port: number, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const isCode = (code: string) => (error: unknown) => error instanceof ItchOAuthError && error.code === code;
+
+describe('loginWithLoopback', () => {
+  it('Approve: the token comes back, checked, and the listener is gone', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri, { scope: 'profile:me profile:owned' });
+    const url = new URL(await opened);
+    assert.equal(url.origin + url.pathname, `${emulator.url}/user/oauth`);
+    assert.equal(url.searchParams.get('redirect_uri'), redirectUri);
+    assert.ok((url.searchParams.get('state') ?? '').length >= 22, 'state carries at least 128 bits');
+
+    const callback = page.waitForResponse((response) => response.url().startsWith(redirectUri) && response.request().method() === 'GET');
+    await decide(page, url.href, 'Approve', C.users.press);
+    const served = await callback;
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    assert.match(await page.locator('#detail').textContent() ?? '', /close this tab/);
+    assert.equal(new URL(page.url()).hash, '', 'the fragment is cleared from the address bar');
+
+    const result = await login;
+    assert.match(result.accessToken, /^[0-9a-f]{40}$/);
+    assert.deepEqual(result.scopes, ['profile:me', 'profile:owned']);
+    assert.equal(await whoOwns(result.accessToken), C.users.press);
+    await assertPortFree(port);
+
+    const headers = served.headers();
+    assert.match(headers['content-security-policy'] ?? '', /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=';/);
+    assert.match(headers['content-security-policy'] ?? '', /connect-src 'self'/);
+    assert.equal(headers['referrer-policy'], 'no-referrer');
+    assert.equal(headers['cache-control'], 'no-store');
+    // Back in history, the token is gone too.
+    await page.goBack().catch(() => undefined);
+    assert.ok(!page.url().includes(result.accessToken));
+  });
+
+  it('a redirect URI without a path (http://127.0.0.1:PORT, as in itch.io docs) works', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}`;
+    emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+    const { login, opened } = start(redirectUri);
+    await decide(page, await opened, 'Approve');
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    assert.deepEqual((await login).scopes, ['profile:me']);
+    await assertPortFree(port);
+  });
+
+  it('localhost: listens on both loopback families, and lets both go', async () => {
+    const port = await freePort();
+    const redirectUri = `http://localhost:${port}/cb`;
+    emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+    const { login, opened } = start(redirectUri);
+    const url = await opened;
+    // A machine without IPv6 has 127.0.0.1 alone, and so has the listener.
+    const hosts = (await freePort('::1').then(() => true, () => false)) ? ['127.0.0.1', '::1'] : ['127.0.0.1'];
+    for (const host of hosts) await assert.rejects(assertPortFree(port, host), /EADDRINUSE/, host);
+    await decide(page, url, 'Approve');
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    await login;
+    for (const host of hosts) await assertPortFree(port, host);
+  });
+
+  it('Deny on itch.io sends nothing back: the login ends with a timeout that says so', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri, { timeoutMs: 1500 });
+    await decide(page, await opened, 'Deny');
+    await page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    await assert.rejects(login, (error: unknown) => {
+      assert.ok(isCode('timeout')(error));
+      assert.match((error as Error).message, /no answer from itch\.io within 2 seconds: .*Deny/);
+      return true;
+    });
+    await assertPortFree(port);
+  });
+
+  it('Deny with an RFC 6749 redirect (#error=access_denied) ends the login at once', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri, {}, denyingEmulator);
+    await decide(page, await opened, 'Deny');
+    assert.equal(await pageOutcome(page), 'Login cancelled');
+    await assert.rejects(login, isCode('access_denied'));
+    await assertPortFree(port);
+  });
+
+  it('a forged callback with another state (or none) is refused, and the real one still goes through', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri);
+    const url = await opened;
+    const forged = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
+
+    const visit = async (fragment: string): Promise<string> => {
+      await page.goto('about:blank'); // a fragment-only change would not load the page again
+      await page.goto(`${redirectUri}#${fragment}`);
+      return pageOutcome(page);
+    };
+    assert.equal(await visit(`access_token=${forged}&state=${'A'.repeat(43)}`), 'This answer is not for the login in progress');
+    assert.equal(await visit(`access_token=${forged}`), 'This answer is not for the login in progress');
+    assert.equal(await visit(`access_token=${forged}&access_token=x&state=y`), 'This is not an answer from itch.io');
+
+    await decide(page, url, 'Approve', C.users.gamer);
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    const result = await login;
+    assert.notEqual(result.accessToken, forged);
+    assert.equal(await whoOwns(result.accessToken), C.users.gamer);
+    await assertPortFree(port);
+  });
+
+  /**
+   * A login waiting for its answer, with a token and this login's real state in hand: what an
+   * attacker would need to deliver. `end()` aborts it and proves the refusals did not end it.
+   */
+  async function pendingLogin() {
+    const { redirectUri, port } = await registeredUri();
+    const controller = new AbortController();
+    const { login, opened } = start(redirectUri, { signal: controller.signal });
+    const state = new URL(await opened).searchParams.get('state') ?? '';
+    const token = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
+    const fragment = `access_token=${token}&state=${state}`;
+    const post = (headers: Record<string, string>, path = '/itch-callback') =>
+      rawRequest(port, { path, method: 'POST', headers, body: JSON.stringify({ fragment }) });
+    const end = async (): Promise<void> => {
+      assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200, 'still listening');
+      controller.abort(new Error('test over'));
+      await assert.rejects(login, /test over/);
+      await assertPortFree(port);
+    };
+    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end };
+  }
+  const json = { 'content-type': 'application/json' };
+
+  it('refuses a foreign Host: DNS rebinding in the browser, and raw', async () => {
+    const { port, origin, fragment, post, end } = await pendingLogin();
+    // rebind.example resolves to 127.0.0.1 in this Chromium (see CHROMIUM_ARGS), as a rebinding attack makes it.
+    const rebound = await page.goto(`http://rebind.example:${port}/itch-callback#${fragment}`);
+    assert.equal(rebound?.status(), 421);
+    assert.equal((await rawRequest(port, { path: '/itch-callback', headers: { host: `evil.example:${port}` } })).status, 421);
+    assert.equal((await post({ ...json, host: `localhost:${port}`, origin })).status, 421);
+    await end();
+  });
+
+  it('refuses a POST from another origin, without an Origin, or not JSON', async () => {
+    const { redirectUri, origin, fragment, post, end } = await pendingLogin();
+    // A page of another site (here the emulator's origin) POSTs the right state across origins.
+    await page.goto(`${emulator.url}/`);
+    const crossSite = await page.evaluate(
+      async ([target, body]) =>
+        fetch(target as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body as string }).then(
+          (response) => `status ${response.status}`,
+          () => 'blocked',
+        ),
+      [redirectUri, JSON.stringify({ fragment })],
+    );
+    assert.equal(crossSite, 'blocked');
+    // Raw requests, with headers no page can choose.
+    assert.equal((await post({ ...json, origin: emulator.url })).status, 403);
+    assert.equal((await post({ ...json, origin: 'null' })).status, 403);
+    assert.equal((await post(json)).status, 403, 'no Origin');
+    assert.equal((await post({ 'content-type': 'text/plain', origin })).status, 415);
+    await end();
+  });
+
+  it('answers only its own path, with GET and POST', async () => {
+    const { port, origin, post, end } = await pendingLogin();
+    assert.equal((await post({ ...json, origin }, '/other')).status, 404);
+    assert.equal((await post({ ...json, origin }, '/itch-callback?x=1')).status, 404);
+    assert.equal((await post({ ...json, origin }, '/itch-callback/')).status, 404);
+    assert.equal((await rawRequest(port, { path: '/' })).status, 404);
+    assert.equal((await rawRequest(port, { path: '/itch-callback', method: 'PUT' })).status, 405);
+    assert.equal((await rawRequest(port, { path: '/itch-callback', method: 'OPTIONS', headers: { origin: emulator.url } })).status, 403);
+    await end();
+  });
+
+  it('listens on loopback only: not reachable on the machine\'s other addresses', async (t) => {
+    const { port, end } = await pendingLogin();
+    const addresses = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4');
+    for (const address of addresses) {
+      await assert.rejects(
+        new Promise((resolve, reject) => {
+          const socket = connect(port, address!.address).once('error', reject);
+          socket.once('connect', () => resolve(socket.destroy()));
+        }),
+        /ECONNREFUSED/,
+        `listening on ${address!.address}`,
+      );
+    }
+    if (addresses.length === 0) t.diagnostic('this machine has no other IPv4 address to try');
+    await end();
+  });
+
+  it('abort stops listening and rejects with the reason', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const controller = new AbortController();
+    const { login, opened } = start(redirectUri, { signal: controller.signal });
+    await page.goto(await opened);
+    controller.abort();
+    await assert.rejects(login, (error: unknown) => (error as Error).name === 'AbortError');
+    await assertPortFree(port);
+    await assert.rejects(
+      loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, signal: AbortSignal.abort(), openBrowser: () => assert.fail('opened') }),
+      (error: unknown) => (error as Error).name === 'AbortError',
+    );
+  });
+
+  it('port in use, no readKey: an error naming the port and the redirect URI', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const holder = await holdPort(port);
+    try {
+      await assert.rejects(start(redirectUri, { openBrowser: () => assert.fail('must not open the browser') }).login, (error: unknown) => {
+        assert.ok(isCode('network_error')(error));
+        assert.match((error as Error).message, new RegExp(`127\\.0\\.0\\.1:${port} \\(EADDRINUSE`));
+        assert.ok((error as Error).message.includes(redirectUri));
+        return true;
+      });
+    } finally {
+      await closeNet(holder);
+    }
+  });
+
+  it('port in use, with readKey: falls back to the out-of-band page, and the pasted key is checked', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const holder = await holdPort(port);
+    try {
+      let shown = '';
+      const result = await start(redirectUri, {
+        openBrowser: () => assert.fail('the loopback flow must not start'),
+        readKey: async (url) => {
+          shown = url;
+          await decide(page, url, 'Approve');
+          return ` ${(await page.locator('#key').textContent()) ?? ''}\n`;
+        },
+      }).login;
+      assert.equal(new URL(shown).searchParams.get('redirect_uri'), 'urn:ietf:wg:oauth:2.0:oob');
+      assert.deepEqual(result.scopes, ['profile:me']);
+      assert.equal(await whoOwns(result.accessToken), C.users.gamer);
+    } finally {
+      await closeNet(holder);
+    }
+  });
+
+  it('refuses a redirect URI that is not loopback http, before listening', async () => {
+    for (const redirectUri of ['http://0.0.0.0:4000/cb', 'http://192.168.1.2:4000/cb', 'https://127.0.0.1:4000/cb', 'http://example.com:4000/cb', 'urn:ietf:wg:oauth:2.0:oob']) {
+      await assert.rejects(
+        loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, openBrowser: () => assert.fail('opened') }),
+        isCode('config_invalid'),
+        redirectUri,
+      );
+    }
+  });
+
+  it('a token itch.io does not know is refused after the state check, and shown as a failure', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri);
+    const state = new URL(await opened).searchParams.get('state') ?? '';
+    await page.goto(`${redirectUri}#access_token=${'0'.repeat(40)}&state=${state}`);
+    assert.equal(await pageOutcome(page), 'The login did not complete');
+    await assert.rejects(login, isCode('backend_rejected'));
+    await assertPortFree(port);
+    // The state was used once: a replay finds nobody listening.
+    await assert.rejects(rawRequest(port, { path: '/itch-callback' }), /ECONNREFUSED/);
+  });
+});
