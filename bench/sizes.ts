@@ -64,7 +64,7 @@ export async function measureSizes(): Promise<{ rows: SizeRow[]; assets: Assets 
     rows.push({ what, bytes: Buffer.byteLength(code), gzip: gzipSize(code), note });
   };
   for (const [file, note] of [
-    ['itch-oauth-capture.iife.js', 'callback: state check, retries, clean document'],
+    ['itch-oauth-capture.iife.js', 'callback: state check, retries, pending view, clean document'],
     ['itch-oauth.iife.js', 'capture + button + callback element, Lit included'],
   ] as const) {
     add(`ours: dist/${file}`, readFileSync(`${root}dist/${file}`), note);
