@@ -1,6 +1,8 @@
-// End-to-end tests: real Chromium (Debian's, or CHROME_PATH) against servers on 127.0.0.1 that
-// each test file starts on ports the OS picks and stops itself.
+// End-to-end tests: a real Chromium-family browser (CHROME_PATH, Playwright's Chromium or the
+// system's: scripts/find-browser.mjs) against servers on 127.0.0.1 that each test file starts on
+// ports the OS picks and stops itself.
 import { defineConfig } from '@playwright/test';
+import { requireBrowser } from './scripts/find-browser.mjs';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -13,7 +15,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      executablePath: requireBrowser(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
   },

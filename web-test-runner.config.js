@@ -1,8 +1,10 @@
 // Unit and component tests in a real browser, importing src/ directly.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { requireBrowser } from './scripts/find-browser.mjs';
 
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+// CHROME_PATH, Playwright's Chromium or the system's Chrome/Chromium/Edge.
+const executablePath = requireBrowser();
 
 export default {
   files: ['test/core/**/*.test.ts', 'test/elements/**/*.test.ts', 'test/capture/**/*.test.ts'],

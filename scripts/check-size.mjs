@@ -8,8 +8,11 @@ const budgets = [
   // A hand-written minimal implicit-flow callback is about 600 bytes; ours also checks the state's
   // age, refuses malformed responses, retries and hands a clean document the outcome; and it
   // shows a pending view while the token is delivered (128 B of the budget were added for that).
+  // Popup mode's part (post the state, close the window) was paid for by trimming, not budget.
   ['dist/itch-oauth-capture.iife.js', 1152],
-  ['dist/itch-oauth.iife.js', 12288],
+  // Lit, both elements, the capture, and popup mode (the verifier pair, the collection loop and
+  // login(): about 700 B, for which the budget grew from 12 to 13 KiB).
+  ['dist/itch-oauth.iife.js', 13312],
 ];
 
 let failed = false;

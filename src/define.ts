@@ -9,3 +9,7 @@ for (const [tag, element] of [
 ] as const) {
   if (!customElements.get(tag)) customElements.define(tag, element);
 }
+
+// Importing this entry alone types both tags (HTMLElementTagNameMap) and their events
+// (HTMLElementEventMap) in TypeScript, Angular's templates included.
+export type { ItchLoginButton, ItchOAuthCallback, ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail } from './index.js';

@@ -96,15 +96,15 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
 
   const deliver = async () => {
     try {
-      const { state } = params as CallbackParams;
+      // (A number, a problem, has none of these fields.)
+      const { access_token: token, error, state } = params as CallbackParams;
       // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
       // is not this one); the backend checks the state, and only the opener can collect.
-      const popup = state?.startsWith('p.');
-      if (!popup) flow = takeFlow([sessionStorage, localStorage], state);
+      const popup = /^p\./.test(state!);
+      if (!popup) flow = takeFlow(sessionStorage, state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
       if ((params as number) > 0) return finish(INVALID_RESPONSE);
       if ((flow as number) > 0) return finish(flow as number);
-      const { access_token: token, error } = params as CallbackParams;
       // Acted on only after the state check. Exactly one of token and error is there.
       if (!token) return finish(error == 'access_denied' ? ACCESS_DENIED : INVALID_RESPONSE);
       // The backend is resolved against the page's own address, never a `<base href>` someone
@@ -112,7 +112,7 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
       const { href: url, origin: backendOrigin } = new URL(backend!, cleanUrl);
       if (!backend || (backendOrigin != origin && !CROSS_ORIGIN_BACKEND.test(url))) return finish(CONFIG_INVALID);
       // The button stored a checked return-to; a tampered one still never leaves the origin.
-      const target = new URL((flow as FlowRecord).returnTo ?? '', cleanUrl);
+      const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
 
       let status = 0;
       // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
@@ -121,7 +121,8 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
           const answer = await fetch(url, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify(popup ? { access_token: token, state } : { access_token: token }),
+            // (JSON leaves out a state that is undefined: a redirect login posts the token alone.)
+            body: JSON.stringify({ access_token: token, state: popup ? state : undefined }),
             redirect: 'error',
             referrerPolicy: 'no-referrer',
           });
@@ -131,14 +132,15 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
             if (popup) close();
             // An empty or non-JSON body is a success without a response.
             const response: unknown = await answer.json().catch(() => null);
-            return finish(undefined, response, noRedirect || target.origin != origin ? cleanUrl : target.href);
+            return finish(undefined, response, popup || noRedirect || target.origin != origin ? cleanUrl : target.href);
           }
           status = answer.status;
           if (status < 500) break;
         } catch {
           // The network failed (or the backend redirected): try again after a pause.
         }
-        if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+        // (After the last attempt the pause is 0.)
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
       finish(status ? BACKEND_REJECTED : NETWORK_ERROR);
     } catch {
@@ -147,9 +149,8 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
     }
   };
 
-  if ((doc as Document & { prerendering?: boolean }).prerendering) {
-    doc.addEventListener('prerenderingchange', deliver);
-  } else {
-    void deliver();
-  }
+  // A prerendered callback delivers when the user actually navigates to it.
+  const prerendered = doc as Document & { prerendering?: boolean; onprerenderingchange?: unknown };
+  if (prerendered.prerendering) prerendered.onprerenderingchange = deliver;
+  else void deliver();
 }

@@ -114,18 +114,15 @@ export type StateProblem = typeof STATE_MISSING | typeof STATE_MISMATCH | typeof
 
 /**
  * The lookup behind {@link consumeFlow}, without messages (the capture script uses it and must
- * stay tiny): takes the record of `state` out of every storage and answers it, or what is wrong.
+ * stay tiny): takes the record of `state` out of the storage and answers it, or what is wrong.
  * Storage errors (DOMException), and the error of a record that is not a JSON object, are thrown
  * as they come.
  */
-export function takeFlow(storages: readonly StateStorage[], state: string | undefined, now = Date.now()): FlowRecord | StateProblem {
+export function takeFlow(storage: StateStorage, state: string | undefined, now = Date.now()): FlowRecord | StateProblem {
   if (!state) return STATE_MISSING;
   const key = STATE_KEY_PREFIX + state;
-  let raw: string | null = null;
-  for (const storage of storages) {
-    raw ??= storage.getItem(key);
-    storage.removeItem(key);
-  }
+  const raw = storage.getItem(key);
+  storage.removeItem(key);
   if (raw == null) return STATE_MISMATCH;
   const record: FlowRecord = JSON.parse(raw);
   // A record from the future counts as expired too, and so does a missing or non-numeric
@@ -143,16 +140,16 @@ const STATE_PROBLEMS: Record<string, string> = {
  * Looks up the record of a returned `state` and deletes it, whether or not the check passes:
  * a state is good for one attempt only.
  *
- * @param storages where to look, in order (sessionStorage for redirect logins, localStorage for popups).
+ * @param storage where the button saved the flow: sessionStorage (popup logins keep none).
  * @throws ItchOAuthError `state_missing` when no state came back, `state_mismatch` when it is
  *   unknown or already used, `state_expired` when it is older than {@link STATE_LIFETIME_MS},
  *   `config_invalid` when storage cannot be read.
  * @see https://itch.io/docs/api/oauth (RFC 6749 section 10.12)
  */
-export function consumeFlow(storages: readonly StateStorage[], state: string | undefined, now = Date.now()): FlowRecord {
+export function consumeFlow(storage: StateStorage, state: string | undefined, now = Date.now()): FlowRecord {
   let result: FlowRecord | StateProblem;
   try {
-    result = takeFlow(storages, state, now);
+    result = takeFlow(storage, state, now);
   } catch (cause) {
     if (cause instanceof DOMException) throw storageError('read', cause);
     result = STATE_MISMATCH;

@@ -16,10 +16,9 @@ import { styles } from './itch-login-button.styles.js';
  *
  * @tag itch-login-button
  * @summary Starts a login with itch.io.
- * @fires itch-login-start - Clicked, before navigating or opening the popup; cancelable. `detail: { url }`.
- * @fires itch-login-success - Popup mode: the backend accepted the login. `detail: { response }`.
- * @fires itch-login-error - The configuration is invalid, or the popup login failed. `detail: { code, message }`;
- *   cancelable for `popup_blocked` (cancel it to stay put instead of falling back to redirect mode).
+ * @fires {CustomEvent<ItchLoginStartDetail>} itch-login-start - Clicked, before navigating or opening the popup; cancelable (`preventDefault()` stays on the page). `detail.url` is the itch.io authorization address.
+ * @fires {CustomEvent<ItchLoginSuccessDetail>} itch-login-success - Popup mode: the backend accepted the login. `detail.response` is its JSON answer, never the token.
+ * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The configuration is invalid, or the popup login failed: `detail.code` and `detail.message`. Cancelable for `popup_blocked` (cancel it to stay put instead of falling back to redirect mode).
  * @slot - The label. Default "Log in with itch.io".
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
@@ -46,7 +45,10 @@ export class ItchLoginButton extends LitElement {
   /** Where itch.io lives (http(s), may carry a path prefix). */
   @property({ attribute: 'base-url' }) baseUrl = DEFAULT_BASE_URL;
 
-  /** `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`. */
+  /**
+   * `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`.
+   * @type {'redirect' | 'popup' | undefined}
+   */
   @property() mode: FlowMode | undefined;
 
   /**

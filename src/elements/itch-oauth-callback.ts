@@ -32,6 +32,7 @@ type View =
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
  * same one upgraded again, shows the same outcome, and the events fire once.
+ * @internal
  */
 export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean } = {
   taken: false,
@@ -83,8 +84,8 @@ function whenParsed(): Promise<void> {
  *
  * @tag itch-oauth-callback
  * @summary The outcome of an itch.io login, on the callback page.
- * @fires itch-login-success - The backend accepted the token. `detail: { response }`.
- * @fires itch-login-error - The login failed. `detail: { code, message }`.
+ * @fires {CustomEvent<ItchLoginSuccessDetail>} itch-login-success - The backend accepted the token: `detail.response` is its JSON answer (never the token).
+ * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The login failed: `detail.code` (a stable string such as `access_denied`) and `detail.message`.
  * @slot pending - Shown while a new attempt starts.
  * @slot success - Shown after a successful login (with `no-redirect`).
  * @slot error - Shown after a failure, above "Try again".

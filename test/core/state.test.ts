@@ -79,68 +79,69 @@ describe('state', () => {
   it('finds a saved flow by its state', () => {
     const saved = record();
     saveFlow(sessionStorage, 'S1', saved);
-    expect(consumeFlow([sessionStorage], 'S1')).to.deep.equal(saved);
+    expect(consumeFlow(sessionStorage, 'S1')).to.deep.equal(saved);
   });
 
   it('keeps several flows pending at once', () => {
     saveFlow(sessionStorage, 'A', { ...record(), returnTo: '/a' });
     saveFlow(sessionStorage, 'B', { ...record(), returnTo: '/b' });
-    expect(consumeFlow([sessionStorage], 'B').returnTo).to.equal('/b');
-    expect(consumeFlow([sessionStorage], 'A').returnTo).to.equal('/a');
+    expect(consumeFlow(sessionStorage, 'B').returnTo).to.equal('/b');
+    expect(consumeFlow(sessionStorage, 'A').returnTo).to.equal('/a');
   });
 
-  it('looks in every storage given (redirect and popup flows)', () => {
-    saveFlow(localStorage, 'P', { ...record(), mode: 'popup' });
-    expect(consumeFlow([sessionStorage, localStorage], 'P').mode).to.equal('popup');
+  it('looks only in the storage given', () => {
+    saveFlow(localStorage, 'P', record());
+    expectCode(() => consumeFlow(sessionStorage, 'P'), 'state_mismatch', /unknown or already used/);
+    localStorage.clear();
   });
 
   it('is consumed on first use', () => {
     saveFlow(sessionStorage, 'S1', record());
-    consumeFlow([sessionStorage], 'S1');
-    expectCode(() => consumeFlow([sessionStorage], 'S1'), 'state_mismatch', /unknown or already used/);
+    consumeFlow(sessionStorage, 'S1');
+    expectCode(() => consumeFlow(sessionStorage, 'S1'), 'state_mismatch', /unknown or already used/);
   });
 
   it('is deleted on lookup even when it has expired', () => {
     saveFlow(sessionStorage, 'OLD', record(Date.now() - STATE_LIFETIME_MS - 1));
-    expectCode(() => consumeFlow([sessionStorage], 'OLD'), 'state_expired', /longer than 10 minutes/);
+    expectCode(() => consumeFlow(sessionStorage, 'OLD'), 'state_expired', /longer than 10 minutes/);
     expect(sessionStorage.getItem(`${STATE_KEY_PREFIX}OLD`)).to.equal(null);
   });
 
   it('says state_missing when no state came back', () => {
-    expectCode(() => consumeFlow([sessionStorage], undefined), 'state_missing', /carries no state/);
-    expectCode(() => consumeFlow([sessionStorage], ''), 'state_missing', /carries no state/);
+    expectCode(() => consumeFlow(sessionStorage, undefined), 'state_missing', /carries no state/);
+    expectCode(() => consumeFlow(sessionStorage, ''), 'state_missing', /carries no state/);
   });
 
   it('says state_mismatch for an unknown state', () => {
     saveFlow(sessionStorage, 'MINE', record());
-    expectCode(() => consumeFlow([sessionStorage], 'THEIRS'), 'state_mismatch', /unknown or already used/);
+    expectCode(() => consumeFlow(sessionStorage, 'THEIRS'), 'state_mismatch', /unknown or already used/);
   });
 
   it('accepts a flow just inside ten minutes', () => {
     const now = Date.now();
     saveFlow(sessionStorage, 'S', record(now - STATE_LIFETIME_MS));
-    expect(consumeFlow([sessionStorage], 'S', now).createdAt).to.equal(now - STATE_LIFETIME_MS);
+    expect(consumeFlow(sessionStorage, 'S', now).createdAt).to.equal(now - STATE_LIFETIME_MS);
   });
 
   it('says state_expired just past ten minutes', () => {
     const now = Date.now();
     saveFlow(sessionStorage, 'S', record(now - STATE_LIFETIME_MS - 1));
-    expectCode(() => consumeFlow([sessionStorage], 'S', now), 'state_expired', /longer than 10 minutes/);
+    expectCode(() => consumeFlow(sessionStorage, 'S', now), 'state_expired', /longer than 10 minutes/);
   });
 
   it('does not trust a record from the future', () => {
     const now = Date.now();
     sessionStorage.setItem(`${STATE_KEY_PREFIX}F`, JSON.stringify(record(now + STATE_LIFETIME_MS + 1)));
-    expectCode(() => consumeFlow([sessionStorage], 'F', now), 'state_expired', /10 minutes/);
+    expectCode(() => consumeFlow(sessionStorage, 'F', now), 'state_expired', /10 minutes/);
   });
 
   it('treats a tampered record as unknown', () => {
     sessionStorage.setItem(`${STATE_KEY_PREFIX}T`, JSON.stringify({ ...record(), mode: 'evil' }));
-    expectCode(() => consumeFlow([sessionStorage], 'T'), 'state_mismatch', /unknown/);
+    expectCode(() => consumeFlow(sessionStorage, 'T'), 'state_mismatch', /unknown/);
     sessionStorage.setItem(`${STATE_KEY_PREFIX}N`, 'null');
-    expectCode(() => consumeFlow([sessionStorage], 'N'), 'state_mismatch', /unknown/);
+    expectCode(() => consumeFlow(sessionStorage, 'N'), 'state_mismatch', /unknown/);
     sessionStorage.setItem(`${STATE_KEY_PREFIX}J`, 'not json');
-    expectCode(() => consumeFlow([sessionStorage], 'J'), 'state_mismatch', /unknown/);
+    expectCode(() => consumeFlow(sessionStorage, 'J'), 'state_mismatch', /unknown/);
   });
 
   it('prunes expired records when a new flow is saved', () => {
@@ -156,7 +157,7 @@ describe('state', () => {
 
   it('counts a record without a creation time as expired', () => {
     sessionStorage.setItem(`${STATE_KEY_PREFIX}C`, JSON.stringify({ ...record(), createdAt: 'yesterday' }));
-    expectCode(() => consumeFlow([sessionStorage], 'C'), 'state_expired', /10 minutes/);
+    expectCode(() => consumeFlow(sessionStorage, 'C'), 'state_expired', /10 minutes/);
   });
 
   it('never stores anything but the flow record', () => {
@@ -177,7 +178,7 @@ describe('state', () => {
   });
 
   it('gives config_invalid, not a crash, when storage cannot be read', () => {
-    expectCode(() => consumeFlow([brokenStorage], 'S'), 'config_invalid', /storage is unavailable/);
+    expectCode(() => consumeFlow(brokenStorage, 'S'), 'config_invalid', /storage is unavailable/);
   });
 
   it('prunes quietly when storage is broken', () => {

@@ -15,7 +15,9 @@ import {
   wharfLatestResponseSchema,
 } from '../../src/server/schemas.js';
 
-const FIXTURES = new URL('../../../shared/fixtures/itch-api/', import.meta.url);
+// Real itch.io answers (doc samples, recordings, issue pastes), copied verbatim with their
+// provenance in INDEX.txt, so that the tests stand alone in any clone.
+const FIXTURES = new URL('../fixtures/itch-api/', import.meta.url);
 
 /** The schema each recorded body must pass; `pick` selects the part that is a resource of ours. */
 const VALID: Record<string, { schema: z.ZodType; pick?: (json: unknown) => unknown }> = {

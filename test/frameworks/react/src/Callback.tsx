@@ -1,0 +1,24 @@
+import 'itch-oauth-widget/define';
+import type {} from 'itch-oauth-widget/jsx';
+import { useState } from 'react';
+
+/** What this app's backend answers with (createTokenHandler's onLogin result). */
+interface LoginAnswer {
+  user: { username: string };
+}
+
+export function Callback() {
+  const [user, setUser] = useState('');
+  const [error, setError] = useState('');
+  return (
+    <main>
+      <itch-oauth-callback
+        no-redirect
+        onitch-login-success={(event) => setUser((event.detail.response as LoginAnswer).user.username)}
+        onitch-login-error={(event) => setError(`${event.detail.code}: ${event.detail.message}`)}
+      ></itch-oauth-callback>
+      {user && <p>Signed in as {user}</p>}
+      {error && <p role="alert">{error}</p>}
+    </main>
+  );
+}

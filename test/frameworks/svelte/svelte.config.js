@@ -1,0 +1,2 @@
+// svelte-check's compiler options (defaults); also stops it from reading the repository's vite.config.ts.
+export default {};
