@@ -1,0 +1,106 @@
+// Logins through createTokenHandler at a fixed concurrency, against the emulator (another
+// process), with the heap measured after full collections before and after. Run by
+// bench/server.ts as `node --expose-gc --import tsx`; gets its work on IPC, answers once.
+import { createTokenHandler } from '../src/server/index.js';
+import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
+
+interface Work {
+  url: string;
+  apiUrl: string;
+  warmup: string[];
+  measured: string[];
+  concurrency: number;
+  /** How long to idle before the last heap figure. */
+  idleMs: number;
+}
+
+export interface LoadResult {
+  logins: number;
+  failures: number;
+  seconds: number;
+  latenciesMs: number[];
+  heapBefore: number;
+  heapAfter: number;
+  /** After the logins and `idleMs` doing nothing. */
+  heapAfterIdle: number;
+  /** Heap after the first half of the logins, after the second (growth that stays shows twice). */
+  heapAfterHalf: number;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+
+/** heapUsed after full collections, with turns of the event loop between them so that
+ * finalizers (undici cleans up after requests with a FinalizationRegistry) run and their garbage
+ * goes too. */
+async function heapAfterGc(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc!();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+process.once('message', async (work: Work) => {
+  const origin = 'http://127.0.0.1:8080';
+  const handler = createTokenHandler({
+    baseUrl: work.url,
+    apiBaseUrl: work.apiUrl,
+    applicationId: C.clients.demo.id,
+    onLogin: ({ user }) => ({ headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` } }),
+  });
+
+  let failures = 0;
+  const login = async (token: string) => {
+    const response = await handler(
+      new Request(`${origin}/auth/itch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: origin },
+        body: JSON.stringify({ access_token: token }),
+      }),
+    );
+    await response.arrayBuffer();
+    if (response.status !== 200) failures++;
+  };
+
+  /** Runs every token through the handler, `concurrency` at a time. */
+  const round = async (tokens: string[]) => {
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: work.concurrency }, async () => {
+        while (next < tokens.length) {
+          const token = tokens[next++]!;
+          const t0 = performance.now();
+          await login(token);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { latencies, seconds: (performance.now() - started) / 1000 };
+  };
+
+  await round(work.warmup);
+  failures = 0;
+  const heapBefore = await heapAfterGc();
+  const half = work.measured.length / 2;
+  const first = await round(work.measured.slice(0, half));
+  const heapAfterHalf = await heapAfterGc();
+  const second = await round(work.measured.slice(half));
+  const heapAfter = await heapAfterGc();
+  // Idle past every timer a login may have left (the client's 10 s time limit is one).
+  await new Promise((resolve) => setTimeout(resolve, work.idleMs));
+  const heapAfterIdle = await heapAfterGc();
+  const result: LoadResult = {
+    logins: work.measured.length,
+    failures,
+    seconds: first.seconds + second.seconds,
+    latenciesMs: [...first.latencies, ...second.latencies],
+    heapBefore,
+    heapAfterHalf,
+    heapAfter,
+    heapAfterIdle,
+  };
+  process.send!(result, () => process.exit(0));
+});

@@ -1,0 +1,89 @@
+// Bundle sizes, minified and gzip -9, each built the same way: a Vite library build of a small
+// entry (bench/contenders/) from the package as npm installs it. Our script-tag files are
+// measured as `npm run build` makes them. The builds also give the bench's pages their scripts.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+export const root = fileURLToPath(new URL('../', import.meta.url));
+const contender = (name: string) => fileURLToPath(new URL(`./contenders/${name}`, import.meta.url));
+
+export interface SizeRow {
+  what: string;
+  /** Minified bytes. */
+  bytes: number;
+  /**
+   * `gzip -9` bytes (GNU gzip) of the content, fed on stdin: no file name in the header, as a
+   * server sends it. scripts/check-size.mjs gzips the file, whose name adds its length + 1.
+   */
+  gzip: number;
+  note: string;
+}
+
+export function gzipSize(code: string | Buffer): number {
+  return execFileSync('gzip', ['-9', '-c'], { input: code }).length;
+}
+
+/** Builds one entry as an app's production build does, minified; `iife` for a classic script, `es` for what an app bundler emits. */
+export async function bundle(entry: string, format: 'iife' | 'es', external: (RegExp | string)[] = []): Promise<string> {
+  const result = await build({
+    configFile: false,
+    logLevel: 'silent',
+    root,
+    resolve: { alias: { 'itch-oauth-widget': `${root}dist/index.js` } },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      modulePreload: false,
+      // An app build, not lib mode: Vite leaves the whitespace of lib-mode ES output unminified.
+      rollupOptions: { input: entry, external, output: { format, name: 'Bench', entryFileNames: 'out.js' } },
+    },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as { output: { type: string; code?: string }[] }[];
+  const chunks = outputs.flatMap((o) => o.output).filter((o) => o.type === 'chunk');
+  if (chunks.length !== 1) throw new Error(`${entry}: expected one chunk, got ${chunks.length}`);
+  return chunks[0]!.code!;
+}
+
+/** The scripts the bench's pages serve under /assets/. */
+export interface Assets {
+  'floor.js': string;
+  'hello-callback.js': string;
+  'hello-app.js': string;
+  /** The button and Lit in one ES module, for the late-import page. */
+  'button.js': string;
+}
+
+export async function measureSizes(): Promise<{ rows: SizeRow[]; assets: Assets }> {
+  const rows: SizeRow[] = [];
+  const add = (what: string, code: string | Buffer, note: string) => {
+    rows.push({ what, bytes: Buffer.byteLength(code), gzip: gzipSize(code), note });
+  };
+  for (const [file, note] of [
+    ['itch-oauth-capture.iife.js', 'callback: state check, retries, pending view, clean document'],
+    ['itch-oauth.iife.js', 'capture + button + callback element, Lit included'],
+  ] as const) {
+    add(`ours: dist/${file}`, readFileSync(`${root}dist/${file}`), note);
+  }
+  const lit = /^lit($|\/)|^@lit\//;
+  add('ours: button, tree-shaken ESM (Lit external)', await bundle(contender('button.ts'), 'es', [lit]), "`import { ItchLoginButton }` + define");
+  add('Lit (what the button imports)', await bundle(contender('lit.ts'), 'es'), 'shared with any other Lit element of the app');
+  const buttonWithLit = await bundle(contender('button.ts'), 'es');
+  add('ours: button + Lit, one ESM bundle', buttonWithLit, 'served to the late-import page');
+  const helloApp = await bundle(contender('hello-app.js'), 'iife');
+  const helloCallback = await bundle(contender('hello-callback.js'), 'iife');
+  add('hellojs: login page (core + itch network + POST)', helloApp, 'hellojs/dist/hello.js, no network modules');
+  add('hellojs: callback page (core alone)', helloCallback, 'stores the token in localStorage, goes back');
+  add('oidc-client-ts: login page', await bundle(contender('oidc-login.ts'), 'iife'), 'code flow + PKCE only: no implicit flow');
+  add('oidc-client-ts: callback page', await bundle(contender('oidc-callback.ts'), 'iife'), '');
+  const floor = await bundle(contender('floor.js'), 'iife');
+  add('floor: hand-written minimal callback', floor, 'read hash, POST token, no state check');
+  return {
+    rows,
+    assets: { 'floor.js': floor, 'hello-callback.js': helloCallback, 'hello-app.js': helloApp, 'button.js': buttonWithLit },
+  };
+}
