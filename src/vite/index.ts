@@ -9,6 +9,13 @@ export interface ItchOAuthCaptureOptions {
   backend: string;
   /** Stay on the callback page after success (the capture's `data-no-redirect`). */
   noRedirect?: boolean;
+  /** Text of the capture's view while the token is delivered (`data-pending`). Default "Signing you in…". */
+  pending?: string;
+  /**
+   * `color-scheme` of that view, e.g. `'light dark'`: a `<meta name="color-scheme">` goes right
+   * before the capture (nothing after the capture is parsed while the view shows).
+   */
+  colorScheme?: string;
   /** The capture script's text. Default: the package's `dist/itch-oauth-capture.iife.js`. */
   captureSource?: string;
 }
@@ -41,18 +48,16 @@ function defaultCaptureSource(): string {
 export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCapturePlugin {
   const pages = new Set([options.callback].flat().map((page) => `/${page.replace(/^\//, '')}`));
   const source = options.captureSource ?? defaultCaptureSource();
-  const tag: HtmlTagDescriptor = {
-    tag: 'script',
-    attrs: { 'data-backend': options.backend, 'data-no-redirect': options.noRedirect === true },
-    children: source,
-    injectTo: 'head-prepend',
-  };
+  const attrs: Record<string, string | boolean> = { 'data-backend': options.backend, 'data-no-redirect': options.noRedirect === true };
+  if (options.pending !== undefined) attrs['data-pending'] = options.pending;
+  const tags: HtmlTagDescriptor[] = [{ tag: 'script', attrs, children: source, injectTo: 'head-prepend' }];
+  if (options.colorScheme !== undefined) tags.unshift({ tag: 'meta', attrs: { name: 'color-scheme', content: options.colorScheme }, injectTo: 'head-prepend' });
   return {
     name: 'itch-oauth-capture',
     api: { cspHash: cspHash(source) },
     transformIndexHtml: {
       order: 'post',
-      handler: (_html, context) => (pages.has(context.path) ? [tag] : []),
+      handler: (_html, context) => (pages.has(context.path) ? tags : []),
     },
   };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { build } from 'vite';
-import { cspHash, itchOAuthCapture } from '../../src/vite/index.js';
+import { cspHash, itchOAuthCapture, type ItchOAuthCaptureOptions } from '../../src/vite/index.js';
 
 const CAPTURE = '(function(){/* capture */})();';
 
@@ -19,12 +19,12 @@ describe('itchOAuthCapture (Vite plugin)', () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  async function buildSite() {
+  async function buildSite(extra: Partial<ItchOAuthCaptureOptions> = {}) {
     await build({
       root,
       logLevel: 'silent',
       build: { outDir: 'out', rollupOptions: { input: [join(root, 'index.html'), join(root, 'callback.html')] } },
-      plugins: [itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', captureSource: CAPTURE })],
+      plugins: [itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', captureSource: CAPTURE, ...extra })],
     });
     return {
       callback: readFileSync(join(root, 'out', 'callback.html'), 'utf8'),
@@ -56,5 +56,11 @@ describe('itchOAuthCapture (Vite plugin)', () => {
     assert.deepEqual(transform.handler('', { path: '/callback.html' }), [
       { tag: 'script', attrs: { 'data-backend': '/b', 'data-no-redirect': true }, children: CAPTURE, injectTo: 'head-prepend' },
     ]);
+  });
+
+  it('sets data-pending, and puts the color-scheme meta right before the capture, when asked', async () => {
+    const { callback } = await buildSite({ pending: 'Opening the keep…', colorScheme: 'light dark' });
+    const head = callback.slice(callback.indexOf('<head>') + '<head>'.length);
+    assert.match(head, /^\s*<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch" data-pending="Opening the keep…">/);
   });
 });
