@@ -2,7 +2,7 @@ import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
 import { ItchOAuthError } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
-import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, saveFlow, type FlowMode } from './state.js';
+import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupStateOf, saveFlow, type FlowMode } from './state.js';
 
 /** The button's attributes in camelCase. */
 export interface LoginOptions {
@@ -114,9 +114,7 @@ async function makePair(): Promise<PopupPair> {
   if (crypto.subtle === undefined) {
     throw new ItchOAuthError('config_invalid', 'popup mode needs a secure context (https, or http on localhost)');
   }
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-  const state = `p.${btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-  return { verifier, state };
+  return { verifier, state: await popupStateOf(verifier) };
 }
 
 /** The ready pair, if any, and a new one on its way. */
@@ -128,11 +126,11 @@ function takePair(): PopupPair | undefined {
 }
 
 /** Checks the options as far as possible before anything happens. */
-export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined } {
+export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined; returnTo: string } {
   const mode = options.mode ?? (isFramed() ? 'popup' : 'redirect');
   if (mode !== 'redirect' && mode !== 'popup') throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
   buildAuthorizeUrl({ ...authorizeOptions(options), state: '-' });
-  assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
+  const returnTo = assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
   let backend: URL | undefined;
   if (options.backend) {
     backend = URL.canParse(options.backend, location.href) ? new URL(options.backend, location.href) : undefined;
@@ -143,7 +141,7 @@ export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; back
   if (mode === 'popup' && backend === undefined) {
     throw new ItchOAuthError('config_invalid', 'popup mode needs backend: the URL of your token endpoint (the capture\'s data-backend), from which the login is collected');
   }
-  return { mode, backend };
+  return { mode, backend, returnTo };
 }
 
 function authorizeOptions(options: LoginOptions) {
@@ -157,23 +155,17 @@ function authorizeOptions(options: LoginOptions) {
  * @throws ItchOAuthError `config_invalid` for bad options or unusable storage (redirect mode).
  */
 export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): LoginHandle {
-  const { mode, backend } = checkLoginOptions(options);
+  const { mode, backend, returnTo } = checkLoginOptions(options);
+  const authorize = authorizeOptions(options);
+  const urlOf = (state: string) => buildAuthorizeUrl({ ...authorize, state }).href;
   const navigate = hooks.navigate ?? ((url: string) => location.assign(url));
   const never = new Promise<LoginResult>(() => undefined);
   const cancelled: LoginHandle = { result: never, popup: undefined, abandon: () => undefined };
 
   const redirect = (): LoginHandle => {
     const state = createState();
-    const url = buildAuthorizeUrl({ ...authorizeOptions(options), state }).href;
-    saveFlow(sessionStorage, state, {
-      returnTo: assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin),
-      mode: 'redirect',
-      clientId: options.clientId.trim(),
-      redirectUri: options.redirectUri,
-      scope: options.scope ?? DEFAULT_SCOPE,
-      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
-      createdAt: Date.now(),
-    });
+    const url = urlOf(state);
+    saveFlow(sessionStorage, state, { ...authorize, clientId: authorize.clientId.trim(), returnTo, mode: 'redirect', createdAt: Date.now() });
     if (hooks.start?.(url) === false) {
       sessionStorage.removeItem(STATE_KEY_PREFIX + state);
       return cancelled;
@@ -184,11 +176,11 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   if (mode === 'redirect') return redirect();
 
   const pair = takePair();
-  const urlOf = (state: string) => buildAuthorizeUrl({ ...authorizeOptions(options), state }).href;
-  if (hooks.start?.(pair === undefined ? urlOf('p.') : urlOf(pair.state)) === false) return cancelled;
+  const url = pair === undefined ? undefined : urlOf(pair.state);
+  if (hooks.start?.(url ?? urlOf('p.')) === false) return cancelled;
   const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
   const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
-  const popup = window.open(pair === undefined ? 'about:blank' : urlOf(pair.state), '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
+  const popup = window.open(url ?? 'about:blank', '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
   if (popup === null) {
     const error = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io login window: allow popups for this site, or click again');
     if ((hooks.blocked ?? (() => !isFramed()))(error)) return redirect();

@@ -32,11 +32,25 @@ export interface FlowRecord {
  * @see RFC 6749 section 10.12 (CSRF) and RFC 9700 section 4.7.1
  */
 export function createState(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(STATE_BYTES));
+  return base64url(crypto.getRandomValues(new Uint8Array(STATE_BYTES)));
+}
+
+/** Bytes as base64url without padding (RFC 4648 section 5), as states and verifiers are written. */
+function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
+}
+
+/**
+ * The state of a popup login whose verifier is `verifier`: `p.` and the base64url SHA-256 of it.
+ * The opener sends this state to itch.io; the backend computes it again from the verifier the
+ * opener collects with, so that only the holder of the verifier gets the login.
+ * @see RFC 7636 section 4.2 (the same S256 transform)
+ */
+export async function popupStateOf(verifier: string): Promise<string> {
+  return `p.${base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))}`;
 }
 
 /** The subset of the Web Storage API the store needs (so tests and SSR can inject their own). */

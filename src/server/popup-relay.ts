@@ -20,6 +20,7 @@
  */
 import { createStorage, type Storage } from 'unstorage';
 import lruCacheDriver from 'unstorage/drivers/lru-cache';
+import { popupStateOf } from '../core/state.js';
 
 /** How long a popup outcome waits to be collected. */
 export const POPUP_OUTCOME_TTL_S = 5 * 60;
@@ -45,18 +46,6 @@ export function memoryPopupStore(): Storage {
   return createStorage({ driver: lruCacheDriver({ max: 10_000, ttl: POPUP_OUTCOME_TTL_S * 1000 }) });
 }
 
-/** The state a verifier stands for. */
-export async function popupStateOf(verifier: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-  return `p.${base64url(digest)}`;
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
 
 export class PopupRelay {
   constructor(private readonly store: Storage) {}

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { createStorage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { popupStateOf } from '../../src/server/popup-relay.js';
+import { popupStateOf } from '../../src/core/state.js';
 import { createTokenHandler, type LoginContext, type TokenHandlerOptions } from '../../src/server/index.js';
 
 const APP = 'http://127.0.0.1:5173';
