@@ -154,7 +154,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         const outcome = await relay.collect(body.verifier);
         if (outcome === undefined) return jsonResponse(202, { pending: true });
         if (outcome === 'delivering') return jsonResponse(202, { pending: true, delivering: true });
-        if ('status' in outcome) return errorResponse(outcome.status, ...outcome.errors);
+        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors);
         return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request });
       }
       if (body.state !== undefined) {
@@ -242,11 +242,9 @@ function jsonResponse(status: number, body: unknown, extraHeaders: Record<string
   });
 }
 
-function errorResponse(status: number, ...messages: [string, ...string[]] | string[]): Response;
-function errorResponse(status: number, message: string, extraHeaders: Record<string, string>): Response;
-function errorResponse(status: number, ...rest: unknown[]): Response {
-  const extraHeaders = typeof rest[rest.length - 1] === 'object' ? (rest.pop() as Record<string, string>) : {};
-  return jsonResponse(status, { errors: rest as string[] }, extraHeaders);
+/** `{ "errors": [...] }`: one message, or the messages of a refusal the popup relay kept. */
+function errorResponse(status: number, messages: string | readonly string[], extraHeaders: Record<string, string> = {}): Response {
+  return jsonResponse(status, { errors: [messages].flat() }, extraHeaders);
 }
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
