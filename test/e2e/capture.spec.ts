@@ -1,10 +1,9 @@
 // The capture on a real callback page in Chromium: it must read and clear the fragment before
 // any other script, let no other script of that document run, check the state and POST once.
 import { expect, test, type Page } from '@playwright/test';
-import { HOSTILE_KINDS, startSite, type Site } from './support/site.js';
+import { HOSTILE_KINDS, startFlow, startSite, type Site } from './support/site.js';
 
 const TOKEN = 'itchKEY_s3cr3t_0123456789abcdef';
-const STATE_PREFIX = 'itch-oauth:state:';
 const OUTCOME_KEY = 'itch-oauth:outcome';
 
 let site: Site;
@@ -15,26 +14,6 @@ test.afterEach(async () => {
   await site.close();
 });
 
-/** Starts a login the way the button does: a flow record under its state in sessionStorage. */
-async function startFlow(page: Page, state = 'S1', record: Record<string, unknown> = {}) {
-  await page.goto(`${site.url}/game.html`);
-  await page.evaluate(
-    ([key, value]) => sessionStorage.setItem(key!, value!),
-    [
-      STATE_PREFIX + state,
-      JSON.stringify({
-        returnTo: '/return.html?from=login',
-        mode: 'redirect',
-        clientId: 'client',
-        redirectUri: `${site.url}/callback.html`,
-        scope: 'profile:me',
-        baseUrl: site.authUrl,
-        createdAt: Date.now(),
-        ...record,
-      }),
-    ],
-  );
-}
 
 function outcome(page: Page) {
   return page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? 'null'), OUTCOME_KEY);
@@ -53,7 +32,7 @@ function expectNoToken() {
 }
 
 test('posts the token once to the backend and lands on the return-to with replace', async ({ page }) => {
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/return.html?from=login`);
 
@@ -71,7 +50,7 @@ test('posts the token once to the backend and lands on the return-to with replac
 
 test('the hostile scripts do report the token on an unprotected callback page (control)', async ({ page }) => {
   site.page = { capture: 'none' };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await settle(page);
   const reporting = new Set(site.collected.map((r) => JSON.parse(r.slice(r.indexOf(' ') + 1)).kind));
@@ -82,7 +61,7 @@ test('the hostile scripts do report the token on an unprotected callback page (c
 for (const capture of ['capture', 'full'] as const) {
   test(`no hostile script of any kind ever sees the token (${capture} file)`, async ({ page }) => {
     site.page = { capture, noRedirect: true };
-    await startFlow(page);
+    await startFlow(page, site);
     await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
     await page.waitForURL(`${site.url}/callback.html`);
     await settle(page);
@@ -100,7 +79,7 @@ for (const capture of ['capture', 'full'] as const) {
 
 test('the token is nowhere in the clean document: address, history, storage, cookies, DOM, timeline', async ({ page }) => {
   site.page = { noRedirect: true, hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html?keep=1#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html?keep=1`);
   const everything = await page.evaluate(() =>
@@ -121,7 +100,7 @@ test('the token is nowhere in the clean document: address, history, storage, coo
 
 test('keeps the query string when it clears the fragment', async ({ page }) => {
   site.page = { noRedirect: true, hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html?a=1&b=2#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html?a=1&b=2`);
   expect(site.backendCalls).toHaveLength(1);
@@ -129,7 +108,7 @@ test('keeps the query string when it clears the fragment', async ({ page }) => {
 
 test('a crafted callback with a foreign token and an unknown state posts nothing (login CSRF)', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page, 'MINE');
+  await startFlow(page, site, 'MINE');
   await page.goto(`${site.url}/callback.html#access_token=ATTACKER_TOKEN&state=FORGED`);
   await page.waitForURL(`${site.url}/callback.html`);
   await settle(page);
@@ -144,7 +123,7 @@ test('a crafted callback with a foreign token and an unknown state posts nothing
 
 test('a callback without state posts nothing', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(site.backendCalls).toHaveLength(0);
@@ -153,7 +132,7 @@ test('a callback without state posts nothing', async ({ page }) => {
 
 test('replaying a used callback address posts nothing', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   const address = `${site.url}/callback.html#access_token=${TOKEN}&state=S1`;
   await page.goto(address);
   await page.waitForURL(`${site.url}/return.html?from=login`);
@@ -166,7 +145,7 @@ test('replaying a used callback address posts nothing', async ({ page }) => {
 test('a login older than ten minutes is refused and posts nothing', async ({ page }) => {
   site.page = { hostile: false };
   await page.clock.install();
-  await startFlow(page);
+  await startFlow(page, site);
   await page.clock.fastForward('10:01');
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
@@ -176,7 +155,7 @@ test('a login older than ten minutes is refused and posts nothing', async ({ pag
 
 test('access_denied is reported after the state check and posts nothing', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#error=access_denied&error_description=%3Cimg+src%3Dx%3E&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(site.backendCalls).toHaveLength(0);
@@ -185,7 +164,7 @@ test('access_denied is reported after the state check and posts nothing', async 
 
 test('an error with an unknown state is a state error, not access_denied', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#error=access_denied&state=FORGED`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(await outcome(page)).toMatchObject({ code: 2 });
@@ -200,7 +179,7 @@ for (const [what, fragment] of [
 ]) {
   test(`${what} posts nothing and is cleared`, async ({ page }) => {
     site.page = { noRedirect: true };
-    await startFlow(page);
+    await startFlow(page, site);
     await page.goto(`${site.url}/callback.html#${fragment}`);
     await page.waitForURL(`${site.url}/callback.html`);
     await settle(page);
@@ -220,7 +199,7 @@ test('a fragment that is not an implicit-flow response is left alone', async ({ 
 
 test('retries a 5xx and succeeds', async ({ page }) => {
   site.backendStatuses = [503, 500, 200];
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/return.html?from=login`, { timeout: 10_000 });
   expect(site.backendCalls).toHaveLength(3);
@@ -229,7 +208,7 @@ test('retries a 5xx and succeeds', async ({ page }) => {
 test('gives up after a few 5xx with backend_rejected', async ({ page }) => {
   site.backendStatuses = [500];
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   expect(site.backendCalls).toHaveLength(4);
@@ -239,7 +218,7 @@ test('gives up after a few 5xx with backend_rejected', async ({ page }) => {
 test('does not retry a 400', async ({ page }) => {
   site.backendStatuses = [400];
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(site.backendCalls).toHaveLength(1);
@@ -249,7 +228,7 @@ test('does not retry a 400', async ({ page }) => {
 test('reports network_error when the backend cannot be reached', async ({ page }) => {
   site.backendStatuses = [0];
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   // Four attempts (Chromium itself may retry a reset connection once more).
@@ -259,7 +238,7 @@ test('reports network_error when the backend cannot be reached', async ({ page }
 
 test('reloading and going back and forth after success never posts again', async ({ page }) => {
   site.page = { noRedirect: true, hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   await page.reload();
@@ -273,7 +252,7 @@ test('reloading and going back and forth after success never posts again', async
 
 test('a tampered off-origin return-to is never followed', async ({ page }) => {
   site.page = { hostile: false };
-  await startFlow(page, 'S1', { returnTo: '//evil.example/steal' });
+  await startFlow(page, site, 'S1', { returnTo: '//evil.example/steal' });
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(site.backendCalls).toHaveLength(1);
@@ -282,7 +261,7 @@ test('a tampered off-origin return-to is never followed', async ({ page }) => {
 test('a redirecting backend never forwards the token (redirect: error)', async ({ page }) => {
   site.backendStatuses = [307];
   site.page = { hostile: false };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   expect(site.backendCalls.length).toBeGreaterThanOrEqual(1);
@@ -296,7 +275,7 @@ test('the token never reaches the console', async ({ page }) => {
   page.on('pageerror', (error) => messages.push(String(error.stack)));
   site.backendStatuses = [500, 400];
   site.page = { noRedirect: true };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   await settle(page);
@@ -305,7 +284,7 @@ test('the token never reaches the console', async ({ page }) => {
 
 test('an injected <base href> does not move the backend', async ({ page }) => {
   site.page = { hostile: false, headStart: '<base href="http://127.0.0.2:9/">' };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(/return\.html/);
   expect(site.backendCalls).toHaveLength(1);
@@ -313,7 +292,7 @@ test('an injected <base href> does not move the backend', async ({ page }) => {
 
 test('a cross-origin plain-http backend is refused', async ({ page }) => {
   site.page = { hostile: false, backend: 'http://game.example/auth' };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(await outcome(page)).toMatchObject({ code: 9 });
@@ -321,7 +300,7 @@ test('a cross-origin plain-http backend is refused', async ({ page }) => {
 
 test('a missing backend is config_invalid', async ({ page }) => {
   site.page = { hostile: false, backend: '' };
-  await startFlow(page);
+  await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`);
   expect(site.backendCalls).toHaveLength(0);

@@ -5,7 +5,7 @@
 // real Chromium, with a backend that holds the POST.
 import { inflateSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { startSite, type Site } from './support/site.js';
+import { startFlow, startSite, type Site } from './support/site.js';
 
 const TOKEN = 'itchKEY_pending_0123456789abcdef';
 const DARK_AND_LIGHT = '<meta name="color-scheme" content="light dark">';
@@ -26,25 +26,6 @@ test.afterEach(async () => {
   await site.close();
 });
 
-/** Starts a login the way the button does: a flow record under its state in sessionStorage. */
-async function startFlow(page: Page) {
-  await page.goto(`${site.url}/game.html`);
-  await page.evaluate(
-    ([key, value]) => sessionStorage.setItem(key!, value!),
-    [
-      'itch-oauth:state:S1',
-      JSON.stringify({
-        returnTo: '/return.html?from=login',
-        mode: 'redirect',
-        clientId: 'client',
-        redirectUri: `${site.url}/callback.html`,
-        scope: 'profile:me',
-        baseUrl: site.authUrl,
-        createdAt: Date.now(),
-      }),
-    ],
-  );
-}
 
 /**
  * Opens the callback with a token and waits until the backend holds the POST. (A stopped document
@@ -79,7 +60,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     // The page declares both schemes before the capture; every kind of hostile script follows it.
     site.page = { headStart: DARK_AND_LIGHT };
-    await startFlow(page);
+    await startFlow(page, site);
     await arriveWithToken(page);
 
     const status = page.getByRole('status');
@@ -114,7 +95,7 @@ for (const scheme of ['light', 'dark'] as const) {
 test('a page that declares no dark scheme before the capture keeps the pending view light', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   site.page = { hostile: false, body: DARK_AND_LIGHT };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   await expect(page.getByRole('status')).toHaveText('Signing you in…');
   const [r, g, b] = topLeftPixel(await page.screenshot({ clip: { x: 0, y: 0, width: 1, height: 1 }, timeout: 5_000 }));
@@ -123,7 +104,7 @@ test('a page that declares no dark scheme before the capture keeps the pending v
 
 test('data-pending sets the text, with the full script-tag file too', async ({ page }) => {
   site.page = { capture: 'full', pending: 'Opening the gates <b>now</b>…'.replace(/</g, '&lt;') };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   // Text, never markup.
   await expect(page.getByRole('status')).toHaveText('Opening the gates <b>now</b>…');
@@ -144,7 +125,7 @@ test('an async capture stops the document: a slow script later in the page never
     hostile: false,
     body: '<script src="/hostile/classic.js"></script><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   await page.waitForTimeout(1_500);
   expect(await page.locator('output').count()).toBe(0);
@@ -160,7 +141,7 @@ test('a deferred capture stops the document: the deferred and module scripts aft
     hostile: false,
     body: '<h1 id="page">The page</h1><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   await page.waitForTimeout(500);
   expect(await page.locator('output').count()).toBe(0);
@@ -179,7 +160,7 @@ test('captureCallback() from a module stops the document: the scripts after it n
     headStart: `<script type="module">import { captureCallback } from '/dist/capture.js'; captureCallback({ backend: '/auth/itch' });</script>`,
     body: '<h1 id="page">The page</h1><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   await page.waitForTimeout(500);
   expect(await page.locator('output').count()).toBe(0);
@@ -198,7 +179,7 @@ test('captureCallback() called after the page has loaded leaves the page as it i
       '<h1 id="page">The page</h1><script>addEventListener("load", () => setTimeout(() => ' +
       `import('/dist/capture.js').then((m) => m.captureCallback({ backend: '/auth/itch' }))));</script>`,
   };
-  await startFlow(page);
+  await startFlow(page, site);
   await arriveWithToken(page);
   // document.write here would have replaced the page by the view.
   await expect(page.locator('#page')).toHaveText('The page');
@@ -227,7 +208,7 @@ test.describe('under the README strict CSP with Trusted Types enforced', () => {
         // The full file in <head> has registered the elements already.
         body: `<itch-oauth-callback no-redirect></itch-oauth-callback>${capture === 'full' ? '' : '<script src="/dist/itch-oauth.iife.js"></script>'}`,
       };
-      await startFlow(page);
+      await startFlow(page, site);
       await arriveWithToken(page);
       await expect(page.getByRole('status')).toHaveText('Signing you in…');
       await page.screenshot({ timeout: 5_000 });
@@ -244,7 +225,7 @@ test.describe('under the README strict CSP with Trusted Types enforced', () => {
       headers: { 'Content-Security-Policy': STRICT_CSP.replace('itch-oauth-capture ', '') },
       body: '<h1 id="page">The page</h1><script src="/hostile/classic.js"></script>',
     };
-    await startFlow(page);
+    await startFlow(page, site);
     await arriveWithToken(page);
     await page.waitForTimeout(300);
     expect(await page.locator('output').count()).toBe(0);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const probeSource = readFileSync(new URL('./hostile-probe.js', import.meta.url), 'utf8');
@@ -197,4 +198,28 @@ export async function startSite(): Promise<Site> {
       await Promise.all([new Promise((r) => server.close(r)), new Promise((r) => auth.close(r))]);
     },
   });
+}
+
+/**
+ * Starts a login the way the button does: goes to the game page and saves a flow record under
+ * `state` in its sessionStorage (`record` overrides fields of it).
+ */
+export async function startFlow(page: Page, site: Site, state = 'S1', record: Record<string, unknown> = {}): Promise<void> {
+  await page.goto(`${site.url}/game.html`);
+  await page.evaluate(
+    ([key, value]) => sessionStorage.setItem(key!, value!),
+    [
+      `itch-oauth:state:${state}`,
+      JSON.stringify({
+        returnTo: '/return.html?from=login',
+        mode: 'redirect',
+        clientId: 'client',
+        redirectUri: `${site.url}/callback.html`,
+        scope: 'profile:me',
+        baseUrl: site.authUrl,
+        createdAt: Date.now(),
+        ...record,
+      }),
+    ],
+  );
 }
