@@ -150,8 +150,11 @@ test('the browser game framed from another site logs in through a popup, shows t
   expect(new URL(demo.gameUrl).hostname).toBe('localhost');
   await page.goto(`${demo.url}/#play`);
   const game = page.frameLocator('iframe.game-frame');
+  // The game has attached its listeners and rendered its login button (a click before that is lost).
+  await expect(game.locator('.game')).toHaveAttribute('data-ready', 'true');
   await game.getByRole('button', { name: 'Catch a falling star' }).click();
   await game.getByRole('button', { name: 'Catch a falling star' }).click();
+  await expect(game.locator('[data-stars]')).toHaveText('2');
 
   const popupOpened = context.waitForEvent('page');
   await game.getByRole('button', { name: 'Log in to save' }).click();
@@ -167,6 +170,7 @@ test('the browser game framed from another site logs in through a popup, shows t
 
   // The same player on a fresh visit finds the stars again after logging in.
   await page.reload();
+  await expect(page.frameLocator('iframe.game-frame').locator('.game')).toHaveAttribute('data-ready', 'true');
   const again = context.waitForEvent('page');
   await page.frameLocator('iframe.game-frame').getByRole('button', { name: 'Log in to save' }).click();
   const second = await again;
