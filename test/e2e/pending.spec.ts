@@ -194,8 +194,6 @@ test.describe('under the README strict CSP with Trusted Types enforced', () => {
     test(`the pending view, the POST and the clean callback page work, with no violation (${capture} file)`, async ({ page }) => {
       const errors: string[] = [];
       page.on('console', (message) => {
-        // (The test site has no favicon.)
-        if (message.location().url.endsWith('/favicon.ico')) return;
         if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(String(error)));

@@ -169,7 +169,8 @@ export async function startSite(): Promise<Site> {
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
     if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`), site.page.headers);
-    if (path === '/favicon.ico') return send(res, 404, 'text/plain', '');
+    // No icon, and no failed request in any engine's console.
+    if (path === '/favicon.ico') return send(res, 204, 'text/plain', '');
     if (path === '/game.html' && site.game) return send(res, 200, 'text/html', site.game);
     // Any other path: a plain page of the game site (start page, return-to targets).
     return send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1></body></html>`);
