@@ -5,14 +5,10 @@
 // real Chromium, with a backend that holds the POST.
 import { inflateSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { startFlow, startSite, type Site } from './support/site.js';
+import { STRICT_CSP, startFlow, startSite, type Site } from './support/site.js';
 
 const TOKEN = 'itchKEY_pending_0123456789abcdef';
 const DARK_AND_LIGHT = '<meta name="color-scheme" content="light dark">';
-/** The README's Content-Security-Policy for the callback page, with Trusted Types enforced. */
-const STRICT_CSP =
-  "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
-  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture lit-html";
 
 let site: Site;
 let release: () => void;
