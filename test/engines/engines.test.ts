@@ -1,5 +1,6 @@
 // The engine matrix: every scenario of scenarios.ts in Chromium, Firefox, WebKitGTK and WebKitGTK
-// with ITP (`ENGINES=firefox,webkit` runs some). An engine this machine lacks is skipped with the
+// with ITP (`ENGINES=firefox,webkit` runs some engines, `SCENARIO=popup` the scenarios whose name
+// contains it). An engine this machine lacks is skipped with the
 // way to get it; under CI (CI=true) it fails instead. Needs `npm run build` first (the script-tag
 // files under dist/).
 import { after, before, describe, test } from 'node:test';
@@ -27,7 +28,8 @@ for (const name of selectedEngines()) {
       await engine?.close();
     });
 
-    for (const scenario of [...SCENARIOS, ...POPUP_BINDING_ATTACKS]) {
+    const only = process.env['SCENARIO'];
+    for (const scenario of [...SCENARIOS, ...POPUP_BINDING_ATTACKS].filter((candidate) => only === undefined || candidate.name.includes(only))) {
       test(scenario.name, { timeout: 90_000 }, async (t) => {
         if ('missing' in located) {
           if (inCi) throw new Error(`${name} is missing in CI: ${located.missing}`);

@@ -33,10 +33,6 @@ class PuppeteerSession implements Session {
     this.#page = page;
     this.#frame = page.mainFrame();
     this.#watch(page);
-    // Popups: watched from their creation (a message logged before the listener is missed).
-    context.on('targetcreated', (target) => {
-      void target.page().then((opened) => opened && this.#watch(opened), () => undefined);
-    });
   }
 
   #watch(page: Page): void {
@@ -81,6 +77,10 @@ class PuppeteerSession implements Session {
     return this.#frame.evaluate(callExpression(fn as (...args: never[]) => unknown, args)) as Promise<Awaited<T>>;
   }
 
+  /**
+   * Popups are watched from the moment a call finds them here (Firefox's `targetcreated` hands
+   * over another Page object than `pages()` for the same window, so that event is not used).
+   */
   async windows(): Promise<string[]> {
     const pages = await this.#context.pages();
     return pages.filter((page) => !page.isClosed()).map((page) => {
@@ -92,6 +92,9 @@ class PuppeteerSession implements Session {
   async switchToWindow(handle: string): Promise<void> {
     const page = (await this.#context.pages()).find((candidate) => this.#ids.get(candidate) === handle);
     if (page === undefined) throw new Error(`no window ${handle}`);
+    // Brought to the front, as a window the player turns to is (WebDriver's switch does this too):
+    // a page left in the background has its timers throttled, in Firefox by seconds.
+    await page.bringToFront();
     this.#page = page;
     this.#frame = page.mainFrame();
   }

@@ -11,9 +11,6 @@ import { callExpression } from './source.js';
 
 type Browser = Awaited<ReturnType<typeof remote>>;
 
-/** The key WebDriver gives an element reference under. */
-const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
-
 class WebKitSession implements Session {
   readonly problems = undefined;
 
@@ -66,12 +63,11 @@ class WebKitSession implements Session {
   }
 
   async enterFrame(selector: string): Promise<void> {
-    const element = await this.#element(selector);
-    await this.browser.switchToFrame({ [ELEMENT_KEY]: element.elementId });
+    await this.browser.switchFrame(await this.#element(selector));
   }
 
   async leaveFrames(): Promise<void> {
-    await this.browser.switchToFrame(null);
+    await this.browser.switchFrame(null);
   }
 
   async close(): Promise<void> {
