@@ -62,12 +62,19 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const value = await check();
+      // A check that hangs (a script call into a page that does not answer) fails at the deadline too.
+      const overdue = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), Math.max(deadline - Date.now(), 1_000));
+      });
+      const value = await Promise.race([check(), overdue]);
       if (value !== undefined && value !== false) return value;
     } catch (error) {
       // A frame that is navigating, a window being replaced: ask again.
       last = error;
+    } finally {
+      clearTimeout(timer);
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -133,6 +133,7 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
         capabilities: {
           // No BiDi in WebKitGTK: WebdriverIO must not ask for it.
           'wdio:enforceWebDriverClassic': true,
+          timeouts: { script: 10_000, pageLoad: 30_000, implicit: 0 },
           'webkitgtk:browserOptions': { binary: paths.miniBrowser, args },
         } as WebdriverIO.Capabilities,
       });
