@@ -6,6 +6,7 @@
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
+import { gameReady } from './support/demo-game.js';
 
 let demo: RunningDemo;
 test.beforeAll(async () => {
@@ -111,9 +112,7 @@ test('while the backend checks the token, the callback shows "Signing you in…"
 test('the console stays clean when the framed game logs in through a popup and saves', async ({ page, context }) => {
   const problems = collectConsoleErrors(page);
   await page.goto(`${demo.url}/#play`);
-  const game = page.frameLocator('iframe.game-frame');
-  // The game has attached its listeners and rendered its login button (a click before that is lost).
-  await expect(game.locator('.game')).toHaveAttribute('data-ready', 'true');
+  const game = await gameReady(page);
   await game.getByRole('button', { name: 'Catch a falling star' }).click();
   await expect(game.locator('[data-stars]')).toHaveText('1');
   const popupOpened = context.waitForEvent('page');
