@@ -99,6 +99,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     baseUrl: options.baseUrl,
     apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
+    popup: true,
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     onLogin({ user, scopes, token, request }) {
       // The framed game collecting its popup login: a session token in the answer.
