@@ -46,8 +46,5 @@ for (const name of selectedEngines()) {
         }
       });
     }
-    if (POPUP_BINDING_ATTACKS.length === 0) {
-      test.todo("issue 16's popup-binding attacks (attacker-chosen state, hostile opener on an unlisted site): added when popup mode's opener check lands");
-    }
   });
 }

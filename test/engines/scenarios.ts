@@ -4,7 +4,9 @@
 // Every wait is for a signal (an address, a text, a request the server saw), never for a time.
 // Lean on purpose: about one page load per step that proves something.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { RunningDemo } from '../../demo/serve.js';
+import { popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
@@ -39,10 +41,15 @@ function expectCleanConsole(session: Session, context: ScenarioContext, ignore?:
 }
 
 /**
- * The popup world's servers answer /favicon.ico with 404, which Chromium logs (popup-world.ts
- * belongs to the popup rewrite of issue 16; this goes once they answer 204 like the site's).
+ * Two favicon messages of the popup world that are not this issue's to fix, matched exactly: its
+ * servers answer /favicon.ico with 404, which Chromium logs (test/e2e/support/popup-world.ts), and
+ * the token handler's popup start page has `default-src 'none'` without an icon, so Firefox logs
+ * the blocked /favicon.ico as a CSP error (src/server/popup-start-page.ts; the emulator's pages had
+ * the same bug, fixed with an inline icon and `img-src data:`). Both files belong to issue 16's
+ * popup rewrite; this goes once they are fixed.
  */
-const POPUP_WORLD_FAVICON = /^error: Failed to load resource: .* 404 .*\/favicon\.ico\)$/;
+const POPUP_WORLD_FAVICON =
+  /^error: Failed to load resource: .* 404 .*\/favicon\.ico\)$|^uncaught: Content-Security-Policy: .* \(img-src\) at http:\/\/localhost:\d+\/favicon\.ico because it violates the following directive: “default-src 'none'”$/;
 
 /** Opens the game site's page and saves the flow record the button would have saved. */
 async function startFlow(session: Session, site: Site): Promise<void> {
@@ -286,15 +293,13 @@ const popupClosed: Scenario = {
       const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
       await session.switchToWindow(popup);
       await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth');
-      // A popup that reads as closed within 2.5 s of opening is taken for one severed by COOP,
-      // whose outcome may still come (src/core/login.ts, SEVERED_WITHIN_MS): a player closes it
-      // later than that. This waits for that condition on the game's own clock, not for a guess.
-      await session.switchToWindow(main);
-      await session.enterFrame('iframe[title="game"]');
-      await waitFor('the popup to have been open for 2.5 s', () =>
-        session.evaluate(() => performance.now() - (window as unknown as { events: { at: number }[] }).events[0]!.at > 2_600),
-      );
-      await session.switchToWindow(popup);
+      // A popup that reads as closed within 2.5 s of its opener check is taken for one severed by
+      // COOP, whose outcome may still come (src/core/login.ts, SEVERED_WITHIN_MS): this player
+      // closes it later than that. The check happened before the popup went on to itch.io, so
+      // 2.6 s after the consent page shows is past it: a lower bound the rule sets, which a slow
+      // machine only makes safer (not a guess at how long something takes).
+      const consentShownAt = Date.now();
+      await waitFor('2.6 s since the consent page showed', async () => Date.now() - consentShownAt > 2_600);
       await session.closeWindow();
       await session.switchToWindow(main);
       await session.enterFrame('iframe[title="game"]');
@@ -309,9 +314,76 @@ const popupClosed: Scenario = {
 
 export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, popupClosed];
 
+/** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
+const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
+
+/** The attacker's pair: a verifier it keeps, and the state made from it. */
+async function attackerPair(): Promise<{ verifier: string; state: string }> {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, state: await popupStateOf(verifier) };
+}
+
+/** The attacker collects with its verifier, claiming every Origin it might: nothing comes back. */
+async function expectAttackerCollectsNothing(world: PopupWorld, verifier: string): Promise<void> {
+  for (const origin of [undefined, world.app, world.game, world.evil]) {
+    const answer = await fetch(`${world.app}/auth/itch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(origin === undefined ? {} : { Origin: origin }) },
+      body: JSON.stringify({ popup_verifier: verifier }),
+    });
+    const body = (await answer.json()) as { user?: unknown };
+    assert.notEqual(answer.status, 200, `collecting with Origin ${origin}`);
+    assert.equal(body.user, undefined, `collecting with Origin ${origin}`);
+    assert.equal(answer.headers.get('set-cookie'), null);
+  }
+  assert.deepEqual(world.logins, [], 'onLogin never ran');
+}
+
+const attackerLink: Scenario = {
+  name: 'attack: a link to itch.io with an attacker-picked state; the victim approves, the callback refuses, the attacker collects nothing',
+  async run(session) {
+    const world = await startPopupWorld();
+    try {
+      const { verifier, state } = await attackerPair();
+      const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, response_type: 'token', scope: 'profile:me', state });
+      await session.goto(`${world.emulator.url}/user/oauth?${query}`);
+      await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
+      await waitForUrl(session, 'the clean callback page', (url) => url.href === `${world.app}/callback.html`);
+      await waitFor('the callback to refuse the state', () =>
+        session.evaluate((words: string) => (document.querySelector('itch-oauth-callback')?.shadowRoot?.textContent ?? '').includes(words), STATE_MISMATCH_WORDS),
+      );
+      assert.deepEqual(world.deposits, [403], 'the deposit was refused');
+      await expectAttackerCollectsNothing(world, verifier);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+const hostileOpener: Scenario = {
+  name: "attack: a page on an unlisted site opens the app's popup start page and answers its check itself; no login",
+  async run(session) {
+    const world = await startPopupWorld();
+    try {
+      const { verifier } = await attackerPair();
+      await session.goto(`${world.evil}/open.html?verifier=${verifier}`);
+      await waitFor("the attacker's page to be ready", () => session.evaluate(() => document.body.dataset['ready'] === 'yes'));
+      const popup = await newWindowFrom(session, () => session.click('#go'));
+      await session.switchToWindow(popup);
+      await waitForText(session, '[role="status"], output', 'the refusal', (text) => text.includes('is not allowed to log in to this site'));
+      assert.ok((await session.url()).startsWith(world.app), 'never went on to itch.io');
+      assert.ok(world.refusals.join('\n').includes(`(${JSON.stringify(world.evil)}) is not on this origin nor in allowedOrigins`), world.refusals.join('\n'));
+      await expectAttackerCollectsNothing(world, verifier);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
 /**
- * The popup-binding attacks of the security issue (16): a link with a state the attacker chose
- * collects nothing; a hostile opener on a site not in `allowedOrigins` gets nothing. They join the
- * matrix here once popup mode's opener check has landed.
+ * The popup-binding attacks of the security issue (16), in every engine: a link with a state the
+ * attacker chose collects nothing; a hostile opener on a site not in `allowedOrigins` gets nothing.
+ * (The rest of issue 16's attacks, and the cross-origin-isolated game, are in
+ * test/e2e/popup-binding.spec.ts, in Chromium.)
  */
-export const POPUP_BINDING_ATTACKS: Scenario[] = [];
+export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];
