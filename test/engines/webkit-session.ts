@@ -1,8 +1,8 @@
 // WebKitGTK through its WebDriver (WebKitWebDriver driving MiniBrowser) with WebdriverIO, in
 // WebDriver classic: WebKitGTK's driver has no BiDi, so console messages cannot be read (a
 // session's `problems` is undefined, and the scenarios say so instead of counting zero).
-// Without a display, the engine starts its own Xvfb. One MiniBrowser per session: a fresh
-// profile, no cookies or storage from an earlier scenario.
+// Without a display, the engine starts its own Xvfb. One driver and MiniBrowser per session: a
+// fresh profile, no cookies or storage from an earlier scenario.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { remote } from 'webdriverio';
@@ -14,7 +14,11 @@ type Browser = Awaited<ReturnType<typeof remote>>;
 class WebKitSession implements Session {
   readonly problems = undefined;
 
-  constructor(readonly engine: EngineName, readonly browser: Browser) {}
+  constructor(
+    readonly engine: EngineName,
+    readonly browser: Browser,
+    readonly end: () => void,
+  ) {}
 
   async goto(url: string): Promise<void> {
     await this.browser.navigateTo(url);
@@ -71,7 +75,12 @@ class WebKitSession implements Session {
   }
 
   async close(): Promise<void> {
-    await this.browser.deleteSession();
+    try {
+      await this.browser.deleteSession();
+    } finally {
+      // The driver, MiniBrowser and its WebKit processes, whatever state they are in.
+      this.end();
+    }
   }
 }
 
@@ -88,7 +97,7 @@ function freePort(): Promise<number> {
 
 /** Starts `Xvfb` on a free display and resolves to its name (`:N`). */
 function startXvfb(children: ChildProcess[]): Promise<string> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
   children.push(xvfb);
   return new Promise((resolve, reject) => {
     xvfb.once('error', reject);
@@ -102,34 +111,53 @@ export interface WebKitPaths {
   miniBrowser: string;
 }
 
+/** Ends a process and everything it started (it leads its own process group). */
+function killGroup(child: ChildProcess): void {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** How long a new MiniBrowser may take to answer before its driver is ended and one more is tried. */
+const SESSION_START_MS = 30_000;
+
 /**
- * Starts WebKitWebDriver (and Xvfb when there is no display); each session is a MiniBrowser,
- * with Intelligent Tracking Prevention on for `webkit-itp`.
+ * Starts Xvfb when there is no display; each session is a WebKitWebDriver of its own with its
+ * MiniBrowser (Intelligent Tracking Prevention on for `webkit-itp`), ended as a whole process
+ * group when the session closes. (With one driver for the run, a new session once waited 90 s
+ * behind the MiniBrowser of the one before, which had not exited.)
  */
 export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: WebKitPaths): Promise<Engine> {
   const children: ChildProcess[] = [];
   const stop = () => {
-    for (const child of children.reverse()) if (child.exitCode === null) child.kill();
+    for (const child of children.reverse()) killGroup(child);
   };
   process.once('exit', stop);
-  try {
-    const display = process.env['DISPLAY'] || (await startXvfb(children));
+  const display = process.env['DISPLAY'] || (await startXvfb(children).catch((error: unknown) => (stop(), Promise.reject(error))));
+  const args = ['--automation', ...(name === 'webkit-itp' ? ['--enable-itp'] : [])];
+
+  /** A driver and its browser, or (not up within SESSION_START_MS) an error with both ended. */
+  const open = async (): Promise<{ browser: Browser; driver: ChildProcess }> => {
     const port = await freePort();
-    const driver = spawn(paths.driver, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+    const driver = spawn(paths.driver, [`--port=${port}`], { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display } });
     children.push(driver);
-    const status = `http://127.0.0.1:${port}/status`;
-    for (let ready = false; !ready; ) {
-      if (driver.exitCode !== null) throw new Error(`${paths.driver} exited with ${driver.exitCode}`);
-      ready = await fetch(status).then((response) => response.ok, () => false);
-      if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const args = ['--automation', ...(name === 'webkit-itp' ? ['--enable-itp'] : [])];
-    const open = () =>
-      remote({
+    const deadline = Date.now() + SESSION_START_MS;
+    try {
+      for (let ready = false; !ready; ) {
+        if (driver.exitCode !== null) throw new Error(`${paths.driver} exited with ${driver.exitCode}`);
+        if (Date.now() > deadline) throw new Error(`${paths.driver} did not answer within ${SESSION_START_MS} ms`);
+        ready = await fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false);
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const browser = await remote({
         hostname: '127.0.0.1',
         port,
-        logLevel: 'error',
+        logLevel: 'silent',
         connectionRetryCount: 0,
+        connectionRetryTimeout: Math.max(deadline - Date.now(), 5_000),
         capabilities: {
           // No BiDi in WebKitGTK: WebdriverIO must not ask for it.
           'wdio:enforceWebDriverClassic': true,
@@ -137,13 +165,33 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
           'webkitgtk:browserOptions': { binary: paths.miniBrowser, args },
         } as WebdriverIO.Capabilities,
       });
-    const first = await open();
-    const version = `WebKitGTK ${String((first.capabilities as { browserVersion?: string }).browserVersion ?? '?')} (MiniBrowser ${args.join(' ')})`;
-    await first.deleteSession();
+      // Commands after the start wait as long as their own timeouts (script, page load) allow.
+      browser.options.connectionRetryTimeout = 60_000;
+      return { browser, driver };
+    } catch (error) {
+      killGroup(driver);
+      throw error;
+    }
+  };
+  /** A browser that does not start is infrastructure, not the behaviour under test: one more try, said aloud. */
+  const openOrRetry = () =>
+    open().catch((error: unknown) => {
+      console.error(`${name}: MiniBrowser did not start (${String(error)}); one more try with a new driver`);
+      return open();
+    });
+
+  try {
+    const first = await openOrRetry();
+    const version = `WebKitGTK ${String((first.browser.capabilities as { browserVersion?: string }).browserVersion ?? '?')} (MiniBrowser ${args.join(' ')})`;
+    await first.browser.deleteSession().catch(() => undefined);
+    killGroup(first.driver);
     return {
       name,
       version,
-      newSession: async () => new WebKitSession(name, await open()),
+      newSession: async () => {
+        const { browser, driver } = await openOrRetry();
+        return new WebKitSession(name, browser, () => killGroup(driver));
+      },
       close: async () => {
         stop();
         process.off('exit', stop);
