@@ -42,7 +42,8 @@ for (const name of selectedEngines()) {
           await scenario.run(session, { demo: startOnce, note: (text) => t.diagnostic(text) });
         } finally {
           t.diagnostic(`${engine!.version}: ${Date.now() - started} ms`);
-          await session.close();
+          // A browser left stuck by a failure must not put its own error in the failure's place.
+          await session.close().catch((error: unknown) => t.diagnostic(`closing the session failed: ${String(error)}`));
         }
       });
     }
