@@ -34,7 +34,7 @@ function pack() {
   if (!existsSync(path.join(root, 'dist', 'jsx.d.ts'))) throw new Error('dist/ is missing or stale: run `npm run build` first');
   rmSync(cache, { recursive: true, force: true });
   mkdirSync(cache, { recursive: true });
-  const [{ filename }] = JSON.parse(run(npm, ['pack', '--json', '--silent', '--pack-destination', cache], root));
+  const [{ filename }] = JSON.parse(run(npm, ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', cache], root));
   return path.join(cache, path.basename(filename));
 }
 
