@@ -161,10 +161,11 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
     const snippet = html`<itch-login-button client-id="${app.client_id}" redirect-uri="${redirectUri}" base-url="${emulator.url}"></itch-login-button>`;
     output.out(`\nPaste into your page (${app.name}):\n\n  ${String(snippet)}\n`);
   }
-  output.out(`Server side: createTokenHandler({ baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`);
-  output.out('OAuth applications (client id: redirect URIs):');
+  const applicationId = app === undefined ? '' : `applicationId: ${app.id}, `;
+  output.out(`Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`);
+  output.out('OAuth applications (application id, client id: redirect URIs):');
   for (const application of emulator.store.applications) {
-    output.out(`  ${application.client_id}: ${application.redirect_uris.join(', ')}`);
+    output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);
   }
   output.out('\nPress Ctrl+C to stop.');
 }
