@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import { popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -18,7 +19,7 @@ const press = DEFAULT_SEED.users.find((user) => user.id === C.users.press)!;
 interface Example {
   name: string;
   /** The command of the example's README, with the port to listen on. */
-  command: (port: number) => string[];
+  command: (port: number, itchUrl: string) => string[];
   /** Where the example says it is ready: its first capture group is the site's origin. */
   ready: RegExp;
 }
@@ -30,7 +31,8 @@ const EXAMPLES: Example[] = [
   { name: 'vite-spa', command: (port) => [process.execPath, bin('vite'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'], ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/ },
   {
     name: 'cloudflare-worker',
-    command: (port) => [process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
+    // wrangler.jsonc's vars are the Worker's settings: the test's emulator replaces the default one.
+    command: (port, itchUrl) => [process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false', '--var', `ITCH_BASE_URL:${itchUrl}`],
     ready: /Ready on (http:\/\/\S+)/,
   },
   { name: 'deno', command: () => [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', 'main.ts'], ready: /listening on (http:\/\/\S+)/ },
@@ -55,7 +57,7 @@ interface Running {
 
 async function start(example: Example, itch: RunningEmulator): Promise<Running> {
   const port = await freePort();
-  const [command, ...args] = example.command(port);
+  const [command, ...args] = example.command(port, itch.url);
   const child = spawn(command!, args, {
     cwd: path.join(examples, example.name),
     env: {
@@ -168,5 +170,19 @@ for (const example of EXAMPLES) {
       expect(lines).toHaveLength(1);
       expect(running!.log()).not.toContain(token);
     });
+
+    if (example.name === 'cloudflare-worker') {
+      // The popup relay's guarantees in workerd, with the Durable Object's storage as the store.
+      test('the first of concurrent deposits wins, and the outcome is collected once', async ({ request }) => {
+        const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+        const state = await popupStateOf(verifier);
+        const post = (data: object) => request.post(`${running!.origin}/auth/itch`, { data, headers: { Origin: running!.origin } });
+        const deposits = await Promise.all(Array.from({ length: 8 }, () => post({ access_token: C.oauthToken, state })));
+        expect(deposits.map((answer) => answer.status()).sort()).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
+        const collects = await Promise.all(Array.from({ length: 8 }, () => post({ popup_verifier: verifier })));
+        const outcomes = await Promise.all(collects.map(async (answer) => ({ status: answer.status(), body: await answer.json() })));
+        expect(outcomes.filter((outcome) => outcome.body.pending !== true), 'collected once').toHaveLength(1);
+      });
+    }
   });
 }
