@@ -5,6 +5,7 @@
 //
 // Tests start it in-process: `const demo = await startDemo({ port: 0 }); … await demo.close()`.
 import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, createServer, type LogLevel, type Rolldown } from 'vite';
@@ -154,7 +155,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
       avatars: itch !== undefined,
     });
-    const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
+    const capture = itchOAuthCapture({
+      callback: CALLBACK_PATH,
+      backend: TOKEN_PATH,
+      captureSource: await buildCaptureScript(),
+      // The pending view in the site's look: a <style> before the capture, nothing added to it.
+      pendingStyle: (await readFile(new URL('app/pending.css', import.meta.url), 'utf8')).replace(/\/\*[^]*?\*\/\s*/g, '').trim(),
+    });
 
     const vite = await createServer({
       configFile: false,
