@@ -28,6 +28,9 @@ export default defineConfig({
   // What the page's code needs: window.ITCH (see src/main.js).
   define: { ITCH: JSON.stringify({ baseUrl: itch.baseUrl, clientId: itch.clientId }) },
   build: { rollupOptions: { input: ['index.html', 'callback.html'] } },
+  // http://127.0.0.1:3000, the redirect URI given to the emulator (`npm run dev -- --port N` moves it).
+  server: { host: '127.0.0.1', port: 3000 },
+  preview: { host: '127.0.0.1', port: 3000 },
   plugins: [
     itchOAuthCapture({
       callback: '/callback.html',
