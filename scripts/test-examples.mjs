@@ -23,10 +23,10 @@ function run(command, args, cwd) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
 }
 
-/** Runs `step` when `file`'s hash differs from the one stamped after it last ran. */
-function whenChanged(stamp, file, step) {
+/** Runs `step` when the files' hash differs from the one stamped after it last ran. */
+function whenChanged(stamp, files, step) {
   const at = path.join(modules, stamp);
-  const hash = sha256(file);
+  const hash = files.map(sha256).join(' ');
   if (existsSync(at) && readFileSync(at, 'utf8') === hash) return false;
   step();
   writeFileSync(at, hash);
@@ -35,17 +35,14 @@ function whenChanged(stamp, file, step) {
 
 try {
   const tarball = pack();
-  whenChanged('.examples-lock.sha256', path.join(examples, 'package-lock.json'), () => {
-    // npm install, not npm ci: ci refuses a lockfile that lacks some of Deno's optional
-    // per-platform binaries, and the registry a lockfile is made from may not serve them all.
-    console.log('installing the examples’ dependencies (npm install, from the lockfile)');
-    run(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error'], examples);
+  // One npm install for both: the examples' dependencies (from the lockfile) and the tarball
+  // (not saved). npm install, not npm ci: ci refuses a lockfile that lacks some of Deno's optional
+  // per-platform binaries, and the registry a lockfile is made from may not serve them all.
+  const installed = whenChanged('.installed.sha256', [path.join(examples, 'package-lock.json'), tarball], () => {
+    console.log(`installing the examples’ dependencies and ${path.relative(root, tarball)} into examples/`);
+    run(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', tarball], examples);
   });
-  const installed = whenChanged('.itch-oauth-widget.sha256', tarball, () => {
-    console.log(`installing ${path.relative(root, tarball)} into examples/`);
-    run(npm, ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', tarball], examples);
-  });
-  if (!installed) console.log('examples/: the tarball is unchanged, reusing the install');
+  if (!installed) console.log('examples/: the lockfile and the tarball are unchanged, reusing the install');
   console.log(`examples/ ready (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   if (process.argv.includes('--run')) run(process.execPath, [path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'test/e2e/examples.spec.ts', '--workers', '1'], root);
 } catch (error) {
