@@ -3,7 +3,7 @@
 // Vite, workerd (wrangler dev, no account), Deno and Bun. One emulator for all; each example's
 // server on a free port. For each: a redirect login, a popup login, and a refusal that leaves one
 // line naming the reason in the server's log.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -170,6 +170,13 @@ for (const example of EXAMPLES) {
       expect(lines).toHaveLength(1);
       expect(running!.log()).not.toContain(token);
     });
+
+    if (example.name === 'deno') {
+      test('type-checks with deno check against the packed types', () => {
+        const checked = spawnSync(bin('deno'), ['check', 'main.ts'], { cwd: path.join(examples, 'deno'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+        expect(checked.status, checked.stderr).toBe(0);
+      });
+    }
 
     if (example.name === 'cloudflare-worker') {
       // The popup relay's guarantees in workerd, with the Durable Object's storage as the store.
