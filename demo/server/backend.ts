@@ -54,6 +54,11 @@ export interface DemoBackendOptions {
    * cookie (a cookie set for the site is third-party in the frame), and saves progress with it.
    */
   gameOrigin?: string | undefined;
+  /**
+   * When the game's login window has no opener to check (the game framed on a cross-origin
+   * isolated page, see /isolated.html): the player confirms a code (default), or the login fails.
+   */
+  severedOpener?: 'confirm' | 'refuse' | undefined;
 }
 
 /** A game session: the framed game saves with its Bearer token. */
@@ -99,6 +104,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     baseUrl: options.baseUrl,
     apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
+    popup: { severedOpener: options.severedOpener ?? 'confirm' },
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     onLogin({ user, scopes, token, request }) {
       // The framed game collecting its popup login: a session token in the answer.
@@ -124,7 +130,8 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
 
-  app.on(['POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
+  // GET: the popup's start page; POST: the token, the start page's binding and the collection; OPTIONS: CORS.
+  app.on(['GET', 'POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
 
   // The framed game's saves, with its session token (CORS for the game's origin only).
   app.use(

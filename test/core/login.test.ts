@@ -73,10 +73,12 @@ describe('startLogin in popup mode', () => {
     });
     try {
       const handle = startLogin(OPTIONS);
-      // Opened synchronously, with the real authorization address.
+      // Opened synchronously, on the backend's start page, which ties the popup to this page
+      // before it goes on to itch.io with these parameters.
       expect(stub.opened).to.have.length(1);
       const url = new URL(stub.opened[0]!);
-      expect(url.origin + url.pathname).to.equal('https://itch.io/user/oauth');
+      expect(url.origin + url.pathname).to.equal(new URL(OPTIONS.backend!, location.href).href);
+      expect([...url.searchParams.keys()].sort()).to.deep.equal(['client_id', 'redirect_uri', 'scope', 'state']);
       const state = url.searchParams.get('state')!;
       expect(state).to.match(/^p\.[A-Za-z0-9_-]{43}$/);
       expect(await handle.result).to.deep.equal({ response: { user: { id: 7 } } });
