@@ -165,9 +165,11 @@ for (const example of EXAMPLES) {
       const before = running!.log().length;
       const answer = await request.post(`${running!.origin}/auth/itch`, { data: { access_token: token }, headers: { Origin: running!.origin } });
       expect(answer.status()).toBe(401);
-      await expect.poll(() => running!.log().slice(before)).toMatch(/401/);
-      const lines = running!.log().slice(before).split('\n').filter((line) => /401/.test(line));
+      // The handler's onError line (wrangler also logs each request, with its status).
+      await expect.poll(() => running!.log().slice(before)).toMatch(/refused \(401\)/);
+      const lines = running!.log().slice(before).split('\n').filter((line) => /refused \(401\)/.test(line));
       expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/itch\.io did not accept the access token/);
       expect(running!.log()).not.toContain(token);
     });
 
@@ -181,14 +183,24 @@ for (const example of EXAMPLES) {
     if (example.name === 'cloudflare-worker') {
       // The popup relay's guarantees in workerd, with the Durable Object's storage as the store.
       test('the first of concurrent deposits wins, and the outcome is collected once', async ({ request }) => {
+        const origin = running!.origin;
         const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
         const state = await popupStateOf(verifier);
-        const post = (data: object) => request.post(`${running!.origin}/auth/itch`, { data, headers: { Origin: running!.origin } });
+        const query = new URLSearchParams({ state, client_id: C.clients.demo.clientId, redirect_uri: `${origin}/callback.html`, scope: 'profile:me' });
+        // What the popup's start page does: opened (GET), then bound to this browser once its
+        // opener confirmed the state (the binding cookie stays in this request context).
+        expect((await request.get(`${origin}/auth/itch?${query}`)).status()).toBe(200);
+        const bound = await request.post(`${origin}/auth/itch?${query}`, { data: { popup_bind: state, opener: origin }, headers: { Origin: origin } });
+        expect(bound.status(), await bound.text()).toBe(200);
+        const post = (data: object) => request.post(`${origin}/auth/itch`, { data, headers: { Origin: origin } });
         const deposits = await Promise.all(Array.from({ length: 8 }, () => post({ access_token: C.oauthToken, state })));
         expect(deposits.map((answer) => answer.status()).sort()).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
         const collects = await Promise.all(Array.from({ length: 8 }, () => post({ popup_verifier: verifier })));
         const outcomes = await Promise.all(collects.map(async (answer) => ({ status: answer.status(), body: await answer.json() })));
-        expect(outcomes.filter((outcome) => outcome.body.pending !== true), 'collected once').toHaveLength(1);
+        const collected = outcomes.filter((outcome) => outcome.body.pending !== true);
+        expect(collected, 'collected once').toHaveLength(1);
+        const gamer = DEFAULT_SEED.users.find((user) => user.id === C.users.gamer)!;
+        expect(collected[0]).toMatchObject({ status: 200, body: { user: { username: gamer.username } } });
       });
     }
   });

@@ -3,11 +3,11 @@
 // inside one Durable Object.
 //
 // Why a Durable Object: a popup login waits on the server until the page that opened the popup
-// collects it, and the first deposit must win and the outcome be collected once. Workers KV is
-// eventually consistent (about 60 s) and has no atomic create, so two requests at two edge
-// locations could both win. One Durable Object runs its requests one at a time, next to its own
-// strongly consistent storage: a read and the write after it, with no other I/O between them,
-// cannot interleave with another request.
+// collects it; the first deposit must win and the outcome be collected once. Workers KV is
+// eventually consistent (about 60 s) and has no atomic create, so two Worker instances could both
+// win. The handler takes a deposit with a lock in its own memory, exact when one instance serves
+// every request: here one Durable Object (idFromName), single-threaded, whose strongly consistent
+// storage keeps the logins under way (and the sessions) when it is evicted.
 import { DurableObject } from 'cloudflare:workers';
 import { createTokenHandler } from 'itch-oauth-widget/server';
 import { createStorage, defineDriver } from 'unstorage';
