@@ -4,7 +4,7 @@
 // The attacker picks a state from a verifier it keeps and tries to collect the victim's login
 // with it; every collection must come back empty and onLogin must never run.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
@@ -57,6 +57,15 @@ async function approve(popup: Page, userId: number = C.users.gamer): Promise<voi
   await popup.getByRole('button', { name: 'Approve' }).click();
 }
 
+/** The unlisted site's page at `path`, once ready: its Claim button opens a popup, returned. */
+async function claimOnEvilPage(page: Page, context: BrowserContext, path: string): Promise<Page> {
+  await page.goto(`${world.evil}${path}`);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
+  const opened = context.waitForEvent('page');
+  await page.getByRole('button', { name: 'Claim' }).click();
+  return opened;
+}
+
 async function openGame(page: Page, query = ''): Promise<FrameLocator> {
   await page.goto(`${world.top}/top.html${query}`);
   const game = page.frameLocator('iframe[title="game"]');
@@ -88,11 +97,7 @@ test("a link to the app's own start page with an attacker-picked state stops the
 test("a page on an unlisted site that opens the app's start page and answers its check itself gets no login", async ({ page, context }) => {
   await start();
   const { verifier } = await attackerPair();
-  await page.goto(`${world.evil}/open.html?verifier=${verifier}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  const opened = context.waitForEvent('page');
-  await page.getByRole('button', { name: 'Claim' }).click();
-  const popup = await opened;
+  const popup = await claimOnEvilPage(page, context, `/open.html?verifier=${verifier}`);
   await expect(popup.getByRole('status')).toContainText('is not allowed to log in to this site');
   expect(popup.url().startsWith(world.app), 'never went on to itch.io').toBe(true);
   expect(world.refusals.join('\n')).toContain(`(${JSON.stringify(world.evil)}) is not on this origin nor in allowedOrigins`);
@@ -102,11 +107,7 @@ test("a page on an unlisted site that opens the app's start page and answers its
 test("a page on an unlisted site that opens itch.io's page with its own state gets no login", async ({ page, context }) => {
   await start();
   const { verifier } = await attackerPair();
-  await page.goto(`${world.evil}/link.html?verifier=${verifier}`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  const opened = context.waitForEvent('page');
-  await page.getByRole('button', { name: 'Claim' }).click();
-  const popup = await opened;
+  const popup = await claimOnEvilPage(page, context, `/link.html?verifier=${verifier}`);
   await approve(popup);
   await popup.waitForURL(`${world.app}/callback.html`);
   await expect(popup.locator('itch-oauth-callback')).toContainText(STATE_MISMATCH_WORDS);
@@ -116,11 +117,7 @@ test("a page on an unlisted site that opens itch.io's page with its own state ge
 
 test("the package's own login() on an unlisted site, pointed at the app's backend, gets no login", async ({ page, context }) => {
   await start();
-  await page.goto(`${world.evil}/login.html`);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'yes');
-  const opened = context.waitForEvent('page');
-  await page.getByRole('button', { name: 'Claim' }).click();
-  const popup = await opened;
+  const popup = await claimOnEvilPage(page, context, `/login.html`);
   await expect(page.locator('#result')).toHaveText(/^error /, { timeout: 10_000 });
   expect(popup.isClosed() || popup.url().startsWith(world.app), 'the popup never went on to itch.io').toBe(true);
   expect(world.deposits).toEqual([]);
