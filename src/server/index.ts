@@ -22,5 +22,6 @@ export {
   type LoginContext,
   type LoginResult,
 } from './token-handler.js';
+export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './ownership.js';
 export * from './schemas.js';
 export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from '../core/scopes.js';

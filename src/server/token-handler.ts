@@ -4,6 +4,7 @@ import { assertApiBaseUrl, createItchClient, DEFAULT_API_BASE_URL } from './clie
 import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
+import { createOwnershipCheck, type OwnershipOptions, type Owns } from './ownership.js';
 import { memoryPopupStore, PopupRelay, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
 import type { User } from './schemas.js';
 import type { Storage } from 'unstorage';
@@ -18,6 +19,11 @@ export interface LoginContext {
   token: string;
   /** The browser's request, e.g. to read its cookies. */
   request: Request;
+  /**
+   * With the `ownership` option: whether the user owns each of its games, checked with itch.io
+   * during this login (`{ 2001: true }`). Absent without the option.
+   */
+  owns?: Owns | undefined;
 }
 
 /**
@@ -65,6 +71,14 @@ export interface TokenHandlerOptions {
    * Default: in memory, this process only.
    */
   store?: Storage | undefined;
+  /**
+   * Checks, once per login and after the token is verified, which of `gameIds` the user owns, and
+   * passes `owns` to `onLogin` (and in the default answer). With `apiKey` (your API key, kept on
+   * the server) by `download_keys?user_id=`; without, by the token's `game:view:ownership` scope.
+   * With `require: true`, a user who owns none is refused: 403 `{ "errors": [...], "code": "not_owner" }`.
+   * itch.io failing during the check is a 502. See `OwnershipOptions`.
+   */
+  ownership?: OwnershipOptions | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4096;
@@ -81,8 +95,9 @@ const MAX_TOKEN_LENGTH = 1024;
  * In order, it refuses a cross-site request (403), another method (405), another content type
  * (415), a body over the limit (413) or of another shape (400); asks `{apiBaseUrl}/credentials/info`
  * about the token, refusing an unknown token (401), one without a required scope (403) and one
- * of another OAuth application (403); reads `{apiBaseUrl}/profile`; calls `onLogin`; and answers 200
- * `{ user }`. When itch.io cannot be reached or fails, it answers 502. Every error answer is
+ * of another OAuth application (403); reads `{apiBaseUrl}/profile`; with `ownership`, checks which
+ * games the user owns (403 `not_owner` when required and none); calls `onLogin`; and answers 200
+ * `{ user }` (`{ user, owns }` with `ownership`). When itch.io cannot be reached or fails, it answers 502. Every error answer is
  * `{ "errors": ["..."] }` with `Cache-Control: no-store`; the token is never echoed.
  *
  * @throws TypeError at creation for bad options.
@@ -103,9 +118,11 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   }
 
   const relay = new PopupRelay(options.store ?? memoryPopupStore());
+  const checkOwnership =
+    options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
 
   /** The user and scopes of a token itch.io vouches for, or the answer that refuses it. */
-  const verify = async (token: string): Promise<{ user: User; scopes: string[] } | Response> => {
+  const verify = async (token: string): Promise<{ user: User; scopes: string[]; owns?: Owns } | Response> => {
     const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
     try {
       const info = await itch.credentialsInfo();
@@ -114,7 +131,11 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
         return errorResponse(403, 'the access token was not issued to this application');
       }
-      return { user: await itch.profile(), scopes: info.scopes };
+      const user = await itch.profile();
+      if (checkOwnership === undefined) return { user, scopes: info.scopes };
+      const ownership = await checkOwnership({ token, user, scopes: info.scopes });
+      if ('refusal' in ownership) return errorResponse(ownership.refusal.status, ownership.refusal.message, {}, ownership.refusal.code);
+      return { user, scopes: info.scopes, owns: ownership.owns };
     } catch (error) {
       return upstreamErrorResponse(error);
     }
@@ -127,7 +148,8 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     const headers = new Headers(result?.headers);
     headers.set('Content-Type', 'application/json; charset=utf-8');
     if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-    return new Response(JSON.stringify({ user: context.user }), { status: 200, headers });
+    const body = context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns };
+    return new Response(JSON.stringify(body), { status: 200, headers });
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -154,8 +176,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         const outcome = await relay.collect(body.verifier);
         if (outcome === undefined) return jsonResponse(202, { pending: true });
         if (outcome === 'delivering') return jsonResponse(202, { pending: true, delivering: true });
-        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors);
-        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request });
+        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, {}, 'code' in outcome ? (outcome.code as string) : undefined);
+        const owns = 'owns' in outcome ? (outcome.owns as Owns) : undefined;
+        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns });
       }
       if (body.state !== undefined) {
         if (await relay.has(body.state)) return errorResponse(409, 'this popup login already has an outcome');
@@ -172,8 +195,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     const at = Date.now();
     try {
       if (verified instanceof Response) {
-        const { errors } = (await verified.clone().json()) as { errors: string[] };
-        await relay.deposit(body.state, { at, status: verified.status, errors });
+        const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
+        const refusal = { at, status: verified.status, errors, ...(code === undefined ? {} : { code }) };
+        await relay.deposit(body.state, refusal);
         return verified;
       }
       await relay.deposit(body.state, { at, ...verified, token: body.token });
@@ -242,9 +266,12 @@ function jsonResponse(status: number, body: unknown, extraHeaders: Record<string
   });
 }
 
-/** `{ "errors": [...] }`: one message, or the messages of a refusal the popup relay kept. */
-function errorResponse(status: number, messages: string | readonly string[], extraHeaders: Record<string, string> = {}): Response {
-  return jsonResponse(status, { errors: [messages].flat() }, extraHeaders);
+/**
+ * `{ "errors": [...] }`: one message, or the messages of a refusal the popup relay kept; with a
+ * stable `code` (e.g. `not_owner`) that the browser reports as the login's error code.
+ */
+function errorResponse(status: number, messages: string | readonly string[], extraHeaders: Record<string, string> = {}, code?: string): Response {
+  return jsonResponse(status, code === undefined ? { errors: [messages].flat() } : { errors: [messages].flat(), code }, extraHeaders);
 }
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
