@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'config_invalid',
   // Desktop logins only: no answer in time (itch.io sends nothing back when the user refuses).
   'timeout',
+  // The backend requires ownership of a game the user does not own (token handler `ownership.require`).
+  'not_owner',
 ] as const;
 
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];
