@@ -24,12 +24,6 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   not_owner: 'You need to own this game on itch.io to continue.',
 };
 
-/** A store page address that is safe as a link: http(s) only. */
-function storeLink(value: string | undefined): string | undefined {
-  if (!value || !URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-}
 
 type View =
   | { kind: 'idle' }
@@ -185,8 +179,8 @@ export class ItchOAuthCallback extends LitElement {
       case 'error':
         return html`<div part="status" role="alert">
           <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
-          ${view.code === 'not_owner' && storeLink(this.storeUrl) !== undefined
-            ? html`<p><a part="store" href=${storeLink(this.storeUrl)!}>Get it on itch.io</a></p>`
+          ${view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
+            ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
             : nothing}
           ${view.code === 'config_invalid'
             ? nothing
