@@ -97,8 +97,9 @@ const MAX_TOKEN_LENGTH = 1024;
  * about the token, refusing an unknown token (401), one without a required scope (403) and one
  * of another OAuth application (403); reads `{apiBaseUrl}/profile`; with `ownership`, checks which
  * games the user owns (403 `not_owner` when required and none); calls `onLogin`; and answers 200
- * `{ user }` (`{ user, owns }` with `ownership`). When itch.io cannot be reached or fails, it answers 502. Every error answer is
- * `{ "errors": ["..."] }` with `Cache-Control: no-store`; the token is never echoed.
+ * `{ user }` (`{ user, owns }` with `ownership`). When itch.io cannot be reached or fails, it
+ * answers 502. Every error answer is `{ "errors": ["..."] }` (with a `code` for `not_owner`) and
+ * `Cache-Control: no-store`; the token is never echoed.
  *
  * @throws TypeError at creation for bad options.
  * @see https://itch.io/docs/api/oauth
