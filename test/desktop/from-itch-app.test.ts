@@ -192,6 +192,32 @@ describe('itch-oauth-widget login --from-itch-app', () => {
     assert.equal(run.stdout, '');
   });
 
+  it("the emulator's banner gives the itch app's variables, which --from-itch-app accepts", async () => {
+    const emulatorCli = spawn(process.execPath, ['--import', 'tsx', CLI, 'emulator', '--port', '0'], { cwd: ROOT, stdio: 'pipe' });
+    let banner = '';
+    emulatorCli.stdout.on('data', (chunk: Buffer) => (banner += chunk.toString()));
+    try {
+      while (!banner.includes('Press Ctrl+C to stop.')) {
+        assert.equal(emulatorCli.exitCode, null, banner);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(banner)![1]!;
+      const variables = /^ {2}ITCHIO_API_KEY=(\S+) ITCHIO_API_KEY_EXPIRES_AT=(\S+)$/m.exec(banner);
+      assert.ok(variables, banner);
+      assert.equal(variables[1], C.jwts.valid);
+      const run = await runCli(['--from-itch-app', '--base-url', url, '--api-base-url', `${url}/api`], {
+        ITCHIO_API_KEY: variables[1]!,
+        ITCHIO_API_KEY_EXPIRES_AT: variables[2]!,
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, `${C.jwts.valid}\n`);
+      assert.match(run.stderr, /as mossy \(1002\)/);
+    } finally {
+      emulatorCli.kill('SIGTERM');
+      await once(emulatorCli, 'exit');
+    }
+  });
+
   it('an expired JWT, with --client-id and --redirect-uri: says why, and goes on to the browser login', async () => {
     const run = await runCli(
       [...flags(), '--client-id', C.clients.other.clientId, '--redirect-uri', 'http://127.0.0.1:47615/itch-callback', '--no-browser'],
