@@ -145,9 +145,16 @@ function failedCheck(error: unknown, byApiKey: boolean): OwnershipRefusal {
   if (!(error instanceof ItchApiError)) throw error;
   const game = /\/games\/(\d+)\//.exec(error.endpoint)?.[1] ?? '?';
   if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
-    const hint = byApiKey
-      ? 'ownership.apiKey must be a valid API key of the game\'s developer or of an editor of the game'
-      : "with the player's token, itch.io answers only for games of the OAuth application's creator: give ownership.apiKey for others";
+    const hint =
+      error.status === 404
+        ? 'check ownership.gameIds'
+        : error.status === 401
+          ? byApiKey
+            ? 'ownership.apiKey is not a live itch.io API key (revoked?)'
+            : 'the access token stopped working during the login'
+          : byApiKey
+            ? "ownership.apiKey must be an API key of the game's developer or of an editor of the game"
+            : "with the player's token, itch.io answers only for games of the OAuth application's creator: give ownership.apiKey for others";
     return { status: 502, message: `itch.io refused the ownership check of game ${game} (HTTP ${error.status}: ${error.errors.join('; ')}): ${hint}` };
   }
   const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');

@@ -172,6 +172,18 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
     assert.equal(body.code, undefined);
     assert.equal(logins.length, 0);
   });
+
+  it('a revoked API key and an unknown game are 502s that say which option to fix', async () => {
+    const revoked = setup({ gameIds: [STARFALL], apiKey: C.apiKeys.revoked });
+    const first = await answer(await revoked.handler(post(tokenOf(C.users.gamer))));
+    assert.equal(first.status, 502);
+    assert.match(first.body.errors[0], /\(HTTP 401: invalid key\): ownership\.apiKey is not a live itch\.io API key/);
+    const unknown = setup({ gameIds: [987654], apiKey: DEVELOPER_KEY });
+    const second = await answer(await unknown.handler(post(tokenOf(C.users.gamer))));
+    assert.equal(second.status, 502);
+    assert.match(second.body.errors[0], /game 987654 \(HTTP 404: invalid game\): check ownership\.gameIds/);
+    assert.equal(revoked.logins.length + unknown.logins.length, 0);
+  });
 });
 
 describe("ownership with the player's token (game:view:ownership)", () => {
