@@ -51,6 +51,8 @@ export interface DemoOptions {
   emulatorPort?: number | undefined;
   /** What the emulator's Deny does; default `page`, like itch.io. */
   onDeny?: DenyBehaviour | undefined;
+  /** What the backend does for a login window without an opener (the isolated game page); default `confirm`. */
+  severedOpener?: 'confirm' | 'refuse' | undefined;
   /** Vite's log level; default `info`. */
   logLevel?: LogLevel | undefined;
   /**
@@ -159,7 +161,16 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       resolve: RESOLVE,
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
-      server: { host: '127.0.0.1', port: 0, fs: { allow: [PACKAGE_ROOT] }, cors: false, allowedHosts: ['localhost'] },
+      server: {
+        host: '127.0.0.1',
+        port: 0,
+        fs: { allow: [PACKAGE_ROOT] },
+        cors: false,
+        allowedHosts: ['localhost'],
+        // Every file of the game (the package's script among them) may be embedded by a
+        // cross-origin-isolated page: COEP require-corp admits only resources that say so.
+        headers: { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'cross-origin' },
+      },
       plugins: [{ name: 'itch-oauth-demo-game', transformIndexHtml: { order: 'pre', handler: (html) => fillLoginSettings(html, login) } }],
     });
     await game.listen();
@@ -178,6 +189,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
       avatars: itch !== undefined,
       vault,
+      severedOpener: options.severedOpener,
     });
     const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
 

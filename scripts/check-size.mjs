@@ -11,8 +11,11 @@ const budgets = [
   // Popup mode's part (post the state, close the window) was paid for by trimming, not budget.
   ['dist/itch-oauth-capture.iife.js', 1152],
   // Lit, both elements, the capture, and popup mode (the verifier pair, the collection loop and
-  // login(): about 700 B, for which the budget grew from 12 to 13 KiB).
-  ['dist/itch-oauth.iife.js', 13312],
+  // login(): about 700 B, for which the budget grew from 12 to 13 KiB), and the popup's binding to
+  // the page that opened it (the start URL, the answer to the start page's check, the wait for a
+  // popup that window.open could not return, the code view, the refusal codes in words: about
+  // 600 B, for which it grew to 14 KiB; issue 16).
+  ['dist/itch-oauth.iife.js', 14336],
 ];
 
 let failed = false;
@@ -24,6 +27,6 @@ for (const [file, budget] of budgets) {
   console.log(`${verdict} ${file}: ${gzipped} B gzip (budget ${budget} B, ${budget - gzipped} B left), ${bytes.length} B raw`);
 }
 if (failed) {
-  console.error('size budget passed: see above');
+  console.error('size budget exceeded: see above');
   process.exit(1);
 }

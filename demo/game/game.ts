@@ -7,7 +7,6 @@ interface GameLogin {
   gameSession: string;
   /** Whether the player owns Starfall Keep (checked by the site's backend at login). */
   ownsGame: boolean;
-  storeUrl?: string;
 }
 
 const root = document.querySelector<HTMLElement>('.game')!;
@@ -44,7 +43,6 @@ root.addEventListener('itch-login-success', async (event) => {
   // The owners-only feature: offered to owners; the backend checks again when it is played.
   field('vault').hidden = !login.ownsGame;
   field('pitch').hidden = login.ownsGame;
-  if (login.storeUrl) (field('store') as HTMLAnchorElement).href = login.storeUrl;
 });
 
 field('vault').addEventListener('click', async () => {
@@ -56,7 +54,16 @@ field('vault').addEventListener('click', async () => {
 });
 
 root.addEventListener('itch-login-error', (event) => {
-  status(event.detail.code === 'popup_closed' ? 'The login window was closed: nothing was saved.' : `Could not log in: ${event.detail.message}`);
+  const { code, message } = event.detail;
+  // not_owner: the site lets only owners log in (demo --owners-only); say where to get the game.
+  field('pitch').hidden = code !== 'not_owner';
+  status(
+    code === 'popup_closed'
+      ? 'The login window was closed: nothing was saved.'
+      : code === 'not_owner'
+        ? 'You need to own Starfall Keep to log in here.'
+        : `Could not log in: ${message}`,
+  );
 });
 
 field('save').addEventListener('click', async () => {

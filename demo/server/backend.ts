@@ -76,6 +76,11 @@ export interface DemoBackendOptions {
   gameOrigin?: string | undefined;
   /** The owners-only vault; without it, the vault page says it is not set up. */
   vault?: VaultSettings | undefined;
+  /**
+   * When the game's login window has no opener to check (the game framed on a cross-origin
+   * isolated page, see /isolated.html): the player confirms a code (default), or the login fails.
+   */
+  severedOpener?: 'confirm' | 'refuse' | undefined;
 }
 
 /** A game session: the framed game saves with its Bearer token. */
@@ -130,6 +135,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     baseUrl: options.baseUrl,
     apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
+    popup: { severedOpener: options.severedOpener ?? 'confirm' },
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     // Checked once per login with itch.io, the developer's key staying here on the server.
     ownership: vault === undefined ? undefined : { gameIds: [vault.gameId], apiKey: vault.apiKey, require: vault.requireOwnership },
@@ -139,7 +145,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
         const id = randomBytes(32).toString('base64url');
         gameSessions.set(id, { user, createdAt: Date.now(), owns });
         const player = { id: user.id, username: user.username, display_name: user.display_name };
-        return new Response(JSON.stringify({ user: player, gameSession: id, ownsGame: ownsGame(owns), storeUrl: vault?.storeUrl }), {
+        return new Response(JSON.stringify({ user: player, gameSession: id, ownsGame: ownsGame(owns) }), {
           headers: { 'Content-Type': 'application/json' },
         });
       }
@@ -158,7 +164,8 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     c.header('Cache-Control', 'no-store');
   });
 
-  app.on(['POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
+  // GET: the popup's start page; POST: the token, the start page's binding and the collection; OPTIONS: CORS.
+  app.on(['GET', 'POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
 
   // The framed game's saves, with its session token (CORS for the game's origin only).
   app.use(

@@ -68,6 +68,9 @@ export function callbackPageHeaders(captureCspHash: string): Record<string, stri
   };
 }
 
+/** The page that frames the game cross-origin isolated (COOP same-origin, COEP require-corp). */
+export const ISOLATED_PATH = '/isolated.html';
+
 /** The site is light and dark (callback.html declares it too, after the capture). */
 export const COLOR_SCHEME = '<meta name="color-scheme" content="light dark">';
 
@@ -99,6 +102,11 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
         if (paths.has(pathname)) {
           backend(req, res).catch(next);
           return;
+        }
+        // The game page served as itch.io serves SharedArrayBuffer games: cross-origin isolated.
+        if (pathname === ISOLATED_PATH) {
+          res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+          res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
         }
         if (pathname !== options.callbackPath || (req.method !== 'GET' && req.method !== 'HEAD')) {
           next();

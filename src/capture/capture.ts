@@ -126,16 +126,16 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
             redirect: 'error',
             referrerPolicy: 'no-referrer',
           });
+          // An empty or non-JSON body is an answer without a response. A refusal's may name
+          // the error (`code`), which the callback page then reports.
+          const response: unknown = await answer.json().catch(() => null);
           if (answer.ok) {
             // The opener collects the login from the backend: this window is done (if a script
             // opened it; else it shows the success like a redirect login's callback).
             if (popup) close();
-            // An empty or non-JSON body is a success without a response.
-            const response: unknown = await answer.json().catch(() => null);
             return finish(undefined, response, popup || noRedirect || target.origin != origin ? cleanUrl : target.href);
           }
-          status = answer.status;
-          if (status < 500) break;
+          if ((status = answer.status) < 500) return finish(BACKEND_REJECTED, response);
         } catch {
           // The network failed (or the backend redirected): try again after a pause.
         }

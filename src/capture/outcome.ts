@@ -11,7 +11,7 @@ export const OUTCOME_KEY = 'itch-oauth:outcome';
 export interface CaptureOutcome {
   /** The error as its index in `ERROR_CODES`, absent on success. */
   code?: number | undefined;
-  /** The backend's JSON answer on success. */
+  /** The backend's JSON answer: on success, and on a refusal (whose `code` may name the error). */
   response?: unknown;
   /** The flow, or the state problem (a code index) when there was none. */
   flow: FlowRecord | number;

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'timeout',
   // The backend requires ownership of a game the user does not own (token handler `ownership.require`).
   'not_owner',
+  // The popup could not be tied to the page that opened it, and the site does not ask the person to confirm.
+  'popup_unverified',
 ] as const;
 
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];

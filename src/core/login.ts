@@ -1,8 +1,8 @@
 import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
-import { ItchOAuthError } from './errors.js';
+import { ItchOAuthError, isErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
-import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupStateOf, saveFlow, type FlowMode } from './state.js';
+import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupCodeOf, popupStateOf, saveFlow, type FlowMode } from './state.js';
 
 /** The button's attributes in camelCase. */
 export interface LoginOptions {
@@ -41,7 +41,10 @@ export interface LoginHooks {
 export interface LoginHandle {
   /** Resolves with the backend's answer; never settles once the page leaves in redirect mode. */
   result: Promise<LoginResult>;
+  /** The popup, when this page can see it (a framed page under a cross-origin-isolated top cannot). */
   popup: Window | undefined;
+  /** Whether `result` settles: a popup login under way, seen or not (not a redirect, a cancelled start or a blocked popup). */
+  following: boolean;
   /** Stops waiting (the outcome, if any, stays uncollected and expires on the server). */
   abandon(): void;
 }
@@ -65,6 +68,12 @@ const DELIVERING_MAX_MS = 30_000;
  */
 const SEVERED_WITHIN_MS = 2500;
 const SEVERED_WAIT_MS = 5 * 60 * 1000;
+/**
+ * A `window.open` that returned `null` from a frame may still have opened the popup (a top-level
+ * page with `Cross-Origin-Opener-Policy: same-origin`, as itch.io serves cross-origin-isolated
+ * games): the backend is asked this long whether the popup arrived before it counts as blocked.
+ */
+const ARRIVAL_WAIT_MS = 4000;
 /** Consecutive failed collections (network, 5xx) before giving up. */
 const MAX_FAILURES = 5;
 
@@ -160,7 +169,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const urlOf = (state: string) => buildAuthorizeUrl({ ...authorize, state }).href;
   const navigate = hooks.navigate ?? ((url: string) => location.assign(url));
   const never = new Promise<LoginResult>(() => undefined);
-  const cancelled: LoginHandle = { result: never, popup: undefined, abandon: () => undefined };
+  const cancelled: LoginHandle = { result: never, popup: undefined, following: false, abandon: () => undefined };
 
   const redirect = (): LoginHandle => {
     const state = createState();
@@ -178,35 +187,90 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const pair = takePair();
   const url = pair === undefined ? undefined : urlOf(pair.state);
   if (hooks.start?.(url ?? urlOf('p.')) === false) return cancelled;
+  // The popup opens on the backend's start page, which asks this page (its opener) to confirm
+  // the state before it goes on to itch.io: the backend binds the login to this browser only then.
+  const startUrl = (state: string) => {
+    const start = new URL(backend!);
+    for (const [name, value] of new URL(urlOf(state)).searchParams) if (name != 'response_type') start.searchParams.set(name, value);
+    return start.href;
+  };
+  let state = pair?.state;
+  let confirmedAt: number | undefined;
+  const onMessage = (event: MessageEvent) => {
+    const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
+    if (event.origin != backend!.origin || data?.itchOAuth != 'popup-start' || state === undefined || data.state != state) return;
+    if (popup !== null && event.source !== popup) return;
+    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state }, event.origin);
+    confirmedAt = Date.now();
+  };
+  addEventListener('message', onMessage);
   const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
   const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
-  const popup = window.open(url ?? 'about:blank', '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
-  if (popup === null) {
-    const error = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io login window: allow popups for this site, or click again');
-    if ((hooks.blocked ?? (() => !isFramed()))(error)) return redirect();
-    return { result: Promise.reject(error), popup: undefined, abandon: () => undefined };
+  const popup = window.open(state === undefined ? 'about:blank' : startUrl(state), '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
+  const blocked = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io login window: allow popups for this site, or click again');
+  if (popup === null && (pair === undefined || !isFramed())) {
+    removeEventListener('message', onMessage);
+    if ((hooks.blocked ?? (() => !isFramed()))(blocked)) return redirect();
+    return { result: Promise.reject(blocked), popup: undefined, following: false, abandon: () => undefined };
   }
 
   const abort = new AbortController();
   const result = (async () => {
-    // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
-    const { verifier, state } = pair ?? (await makePair());
-    if (pair === undefined && !popup.closed) popup.location.href = urlOf(state);
-    return collect(popup, backend!, verifier, abort.signal);
+    try {
+      // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
+      const { verifier, state: made } = pair ?? (await makePair());
+      state = made;
+      if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(made);
+      // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
+      return await collect(popup, backend!, verifier, abort.signal, () => confirmedAt, () => {
+        throw blocked;
+      });
+    } finally {
+      removeEventListener('message', onMessage);
+      showCode(undefined);
+    }
   })();
-  return { result, popup, abandon: () => abort.abort() };
+  return { result, popup: popup ?? undefined, following: true, abandon: () => abort.abort() };
+}
+
+let codeView: HTMLElement | undefined;
+
+/**
+ * Shows (or, with `undefined`, removes) the code that the person confirms in a popup this page
+ * cannot see (its `window.open` returned nothing): the one sign that ties the two together.
+ */
+function showCode(code: string | undefined): void {
+  codeView?.remove();
+  codeView = undefined;
+  if (code === undefined) return;
+  codeView = document.createElement('div');
+  codeView.setAttribute('role', 'status');
+  codeView.style.cssText =
+    'position:fixed;z-index:2147483647;inset:auto 1rem 1rem auto;max-width:20rem;padding:1rem;border-radius:.5rem;background:#222;color:#fff;font:16px/1.4 system-ui,sans-serif;box-shadow:0 4px 16px #0008';
+  codeView.textContent = `Logging in with itch.io: check that the login window shows the code ${code}, and confirm it there.`;
+  document.body.append(codeView);
 }
 
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
-async function collect(popup: Window, backend: URL, verifier: string, signal: AbortSignal): Promise<LoginResult> {
+async function collect(
+  popup: Window | null,
+  backend: URL,
+  verifier: string,
+  signal: AbortSignal,
+  confirmedAt: () => number | undefined,
+  blocked: () => never,
+): Promise<LoginResult> {
   const opened = Date.now();
+  /** Whether the backend said the popup reached its start page (always known for a popup we can see). */
+  let arrived = popup !== null;
+  const state = await popupStateOf(verifier);
   let closedAt: number | undefined;
   /** Until when a closed popup is waited for: its grace, extended while its token is being checked. */
   let waitUntil = Infinity;
   let failures = 0;
   let lastProblem = '';
   for (;;) {
-    if (closedAt === undefined && popup.closed) {
+    if (closedAt === undefined && popup?.closed) {
       closedAt = Date.now();
       waitUntil = closedAt + CLOSED_GRACE_MS;
     }
@@ -222,18 +286,24 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
         signal,
       });
       const body: unknown = await answer.json().catch(() => null);
-      const pending = answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown } | null) : null;
+      const pending = answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
       if (pending?.pending === true) {
         failures = 0;
+        if (pending.arrived === true && !arrived) {
+          arrived = true;
+          // A popup this page cannot see: the person ties the two together by a code.
+          if (pending.confirm === true) showCode(popupCodeOf(state));
+        }
         if (pending.delivering === true && closedAt !== undefined) waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
       } else if (answer.ok) {
         closePopup(popup);
         return { response: body };
       } else if (answer.status < 500) {
         closePopup(popup);
-        const errors = (body as { errors?: unknown } | null)?.errors;
+        const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
         const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
-        throw new ItchOAuthError('backend_rejected', `the backend refused the login: ${why}`);
+        // The backend may name the contract's code (`not_owner`, `popup_unverified`, …).
+        throw new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
       } else {
         failures++;
         lastProblem = `the backend answered HTTP ${answer.status}`;
@@ -249,7 +319,10 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
     }
 
     const now = Date.now();
-    const severed = closedAt !== undefined && closedAt - opened < SEVERED_WITHIN_MS;
+    if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
+    // Severed: it read as closed as soon as it left for itch.io (after the start page), or it
+    // could never be seen at all.
+    const severed = popup === null || (closedAt !== undefined && closedAt - (confirmedAt() ?? opened) < SEVERED_WITHIN_MS);
     if (closedAt !== undefined && !severed && now > waitUntil) {
       throw new ItchOAuthError('popup_closed', 'the itch.io login window was closed before the login finished');
     }
@@ -260,15 +333,15 @@ async function collect(popup: Window, backend: URL, verifier: string, signal: Ab
       );
     }
     // Wait for the next poll, waking up early when the popup closes.
-    const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : POLL_MS);
-    while (Date.now() < next && (closedAt !== undefined || !popup.closed)) await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
+    while (Date.now() < next && (closedAt !== undefined || !popup?.closed)) await new Promise((resolve) => setTimeout(resolve, 100));
     if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
   }
 }
 
-function closePopup(popup: Window): void {
+function closePopup(popup: Window | null): void {
   try {
-    if (!popup.closed) popup.close();
+    if (popup && !popup.closed) popup.close();
   } catch {
     // A severed popup cannot be reached.
   }

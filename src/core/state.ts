@@ -53,6 +53,19 @@ export async function popupStateOf(verifier: string): Promise<string> {
   return `p.${base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))}`;
 }
 
+/**
+ * The short code that ties a popup to the page that opened it when no browser channel can (an
+ * opener severed from the start): six digits from the state, which the opening page and the
+ * popup both show, so that the person confirms they belong together (the defence of the OAuth
+ * device flow).
+ * @see https://www.rfc-editor.org/rfc/rfc8628#section-5.4
+ */
+export function popupCodeOf(state: string): string {
+  const bytes = atob(state.slice(2, 8).replace(/-/g, '+').replace(/_/g, '/'));
+  const value = [...bytes].reduce((sum, char) => sum * 256 + char.charCodeAt(0), 0) % 1_000_000;
+  return String(value).padStart(6, '0').replace(/^(\d{3})/, '$1 ');
+}
+
 /** The subset of the Web Storage API the store needs (so tests and SSR can inject their own). */
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 

@@ -158,7 +158,7 @@ export class ItchLoginButton extends LitElement {
       this.report(this.configError);
       return;
     }
-    if (flow.popup === undefined) {
+    if (!flow.following) {
       // Redirect mode (the page is leaving), a cancelled start, or a blocked popup: its rejection
       // was reported through `blocked` already.
       flow.result.catch(() => undefined);

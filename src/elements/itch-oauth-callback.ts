@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
-import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
+import { BACKEND_REJECTED, ERROR_CODES, isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
 import { createState, saveFlow, type FlowRecord } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
@@ -22,8 +22,8 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   config_invalid: 'Logging in with itch.io is not set up correctly on this site.',
   timeout: 'itch.io did not answer in time: please log in again.',
   not_owner: 'You need to own this game on itch.io to continue.',
+  popup_unverified: 'The itch.io window could not be tied to the page that opened it, so the login stopped for your safety.',
 };
-
 
 type View =
   | { kind: 'idle' }
@@ -58,7 +58,17 @@ function viewOf(outcome: CaptureOutcome | undefined): View {
   if (!outcome) return { kind: 'idle' };
   const flow = typeof outcome.flow === 'object' && outcome.flow !== null ? outcome.flow : undefined;
   if (outcome.code === undefined) return { kind: 'success', response: outcome.response, flow };
-  return { kind: 'error', code: ERROR_CODES[outcome.code] ?? 'invalid_response', flow };
+  return { kind: 'error', code: refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response', flow };
+}
+
+/**
+ * The contract's code a refusing backend named (`{ "errors": [...], "code": "not_owner" }`):
+ * more precise than `backend_rejected`. createTokenHandler names one for a popup login that was
+ * not started in this browser (`state_mismatch`) and a user who does not own the game (`not_owner`).
+ */
+function refinedCode(outcome: CaptureOutcome): ItchOAuthErrorCode | undefined {
+  const code = (outcome.response as { code?: unknown } | null | undefined)?.code;
+  return outcome.code === BACKEND_REJECTED && isErrorCode(code) && code !== 'timeout' ? code : undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   DEFAULT_MAX_BODY_BYTES,
   type TokenHandlerOptions,
   type LoginContext,
+  type Refusal,
   type LoginResult,
 } from './token-handler.js';
 export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './ownership.js';

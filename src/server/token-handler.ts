@@ -5,9 +5,12 @@ import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
 import { createOwnershipCheck, type OwnershipOptions, type Owns } from './ownership.js';
-import { memoryPopupStore, PopupRelay, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
+import { bindingHashOf, memoryPopupStore, PopupRelay, POPUP_OUTCOME_TTL_S, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
+import { popupStartPage, type SeveredOpener } from './popup-start-page.js';
 import type { User } from './schemas.js';
+import { parse as parseCookies, serialize as serializeCookie } from 'hono/utils/cookie';
 import type { Storage } from 'unstorage';
+import { buildAuthorizeUrl } from '../core/authorize-url.js';
 
 /** What `onLogin` learns about a verified login. */
 export interface LoginContext {
@@ -72,6 +75,21 @@ export interface TokenHandlerOptions {
    */
   store?: Storage | undefined;
   /**
+   * Turns the popup relay on (popup mode: `<itch-login-button mode="popup">`, `login()`, framed
+   * games). `true`, or `{ severedOpener }`: what happens when the popup has no opener to check
+   * (a game whose page itch.io serves cross-origin-isolated): `'refuse'` (default) fails the
+   * login with `popup_unverified`; `'confirm'` asks the person to confirm a six-digit code that
+   * the game shows too (RFC 8628 section 5.4). Off (the default), popup deposits are refused
+   * (403), collections answer 404, and nothing is kept.
+   */
+  popup?: boolean | { severedOpener?: SeveredOpener | undefined } | undefined;
+  /**
+   * Told about every refusal, once, so that a refused login never comes with a silent server.
+   * Default: one `console.warn` line with the status and the reason. The token, the verifier and
+   * the binding cookie are never in it.
+   */
+  onError?: ((refusal: Refusal) => void) | undefined;
+  /**
    * Checks, once per login and after the token is verified, which of `gameIds` the user owns, and
    * passes `owns` to `onLogin` (and in the default answer). With `apiKey` (your API key, kept on
    * the server) by `download_keys?user_id=`; without, by the token's `game:view:ownership` scope.
@@ -79,6 +97,16 @@ export interface TokenHandlerOptions {
    * itch.io failing during the check is a 502. See `OwnershipOptions`.
    */
   ownership?: OwnershipOptions | undefined;
+}
+
+/** A request the handler refused, as `onError` is told about it. */
+export interface Refusal {
+  /** The HTTP status of the answer. */
+  status: number;
+  /** Why, in words for the developer. */
+  message: string;
+  /** The contract's error code the browser reports, when there is one (`state_mismatch`, `not_owner`, …). */
+  code?: string | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4096;
@@ -118,7 +146,10 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     throw new TypeError('applicationId must be the positive integer id of the itch.io OAuth application');
   }
 
-  const relay = new PopupRelay(options.store ?? memoryPopupStore());
+  const severedOpener = readPopupOption(options.popup);
+  const relay = severedOpener === undefined ? undefined : new PopupRelay(options.store ?? memoryPopupStore());
+  const onError = options.onError ?? ((refusal: Refusal) => console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
+  if (typeof onError !== 'function') throw new TypeError('onError must be a function');
   const checkOwnership =
     options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
 
@@ -135,7 +166,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       const user = await itch.profile();
       if (checkOwnership === undefined) return { user, scopes: info.scopes };
       const ownership = await checkOwnership({ token, user, scopes: info.scopes });
-      if ('refusal' in ownership) return errorResponse(ownership.refusal.status, ownership.refusal.message, {}, ownership.refusal.code);
+      if ('refusal' in ownership) return errorResponse(ownership.refusal.status, ownership.refusal.message, ownership.refusal.code);
       return { user, scopes: info.scopes, owns: ownership.owns };
     } catch (error) {
       return upstreamErrorResponse(error);
@@ -153,11 +184,90 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     return new Response(JSON.stringify(body), { status: 200, headers });
   };
 
+  /** The start page of a popup login: `GET {backend}?state=p.…&client_id=…&redirect_uri=…&scope=…`. */
+  const startPopup = async (request: Request): Promise<Response> => {
+    const query = new URL(request.url).searchParams;
+    const state = query.get('state') ?? '';
+    if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
+    if (!POPUP_STATE.test(state)) return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
+    try {
+      authorizeUrl(query, state);
+    } catch (error) {
+      return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
+    }
+    await relay.arrive(state, severedOpener === 'confirm');
+    return popupStartPage(state, severedOpener!);
+  };
+
+  /** The authorization address a start page goes on to: the configured itch.io, nowhere else. */
+  const authorizeUrl = (query: URLSearchParams, state: string): string =>
+    buildAuthorizeUrl({ baseUrl, clientId: query.get('client_id') ?? '', redirectUri: query.get('redirect_uri') ?? '', scope: query.get('scope') ?? 'profile:me', state }).href;
+
+  /**
+   * The start page's POST, once the opener confirmed the state (or the person the code): binds
+   * the state to this browser with a first-party cookie and answers where to go on.
+   */
+  const bindPopup = async (request: Request, body: BindRequest): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    const site = request.headers.get('sec-fetch-site');
+    const own = new URL(request.url).origin;
+    if (origin === null || (site !== null && site !== 'same-origin') || (origin !== own && allowedOrigins?.has(origin) !== true)) {
+      return errorResponse(403, 'a popup login is bound only by the start page on this origin');
+    }
+    const query = new URL(request.url).searchParams;
+    if (query.get('state') !== body.state) return errorResponse(400, 'the start page binds the state of its own address');
+    if (body.opener === null) {
+      if (severedOpener !== 'confirm' || !body.confirmed) {
+        const why =
+          severedOpener === 'confirm'
+            ? 'the person did not confirm the code of the popup login'
+            : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
+        await relay!.refuse(body.state, { status: 403, errors: [why], code: 'popup_unverified' });
+        return errorResponse(403, why, 'popup_unverified');
+      }
+    } else if (body.opener !== own && allowedOrigins?.has(body.opener) !== true) {
+      return errorResponse(403, `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`, 'state_mismatch');
+    }
+    const cookies = parseCookies(request.headers.get('cookie') ?? '');
+    const secure = origin.startsWith('https:');
+    const name = secure ? SECURE_BINDING_COOKIE : BINDING_COOKIE;
+    const value = readBinding(cookies[name]) ?? base64urlRandom();
+    if (!(await relay!.bind(body.state, await bindingHashOf(value)))) return errorResponse(409, 'this popup login was started already');
+    const cookie = serializeCookie(name, value, { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: POPUP_OUTCOME_TTL_S });
+    return jsonResponse(200, { authorize: authorizeUrl(query, body.state) }, { 'Set-Cookie': cookie });
+  };
+
+  /** A popup's callback hands over its token: only from the browser the state is bound to. */
+  const deposit = async (request: Request, token: string, state: string): Promise<Response> => {
+    if (relay === undefined) return errorResponse(403, 'popup logins are off: turn them on with the popup option', 'state_mismatch');
+    const cookies = parseCookies(request.headers.get('cookie') ?? '');
+    const cookie = readBinding(cookies[SECURE_BINDING_COOKIE]) ?? readBinding(cookies[BINDING_COOKIE]);
+    const binding = cookie === undefined ? undefined : await bindingHashOf(cookie);
+    const check = await relay.checkDeposit(state, binding);
+    if (check === 'unbound') return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
+    if (check === 'taken' || !(await relay.claim(state, binding!))) return errorResponse(409, 'this popup login already has an outcome');
+    try {
+      const verified = await verify(token);
+      if (verified instanceof Response) {
+        const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
+        await relay.settle(state, { at: Date.now(), status: verified.status, errors, code });
+        return verified;
+      }
+      await relay.settle(state, { at: Date.now(), ...verified, token });
+      return jsonResponse(202, { deposited: true });
+    } catch (error) {
+      // The state is free again: the capture's retry may deposit once the store is back.
+      await relay.unclaim(state, binding!).catch(() => undefined);
+      throw error;
+    }
+  };
+
   const handle = async (request: Request): Promise<Response> => {
+    if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) return startPopup(request);
     const crossSite = crossSiteProblem(request, allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
-    if (request.method !== 'POST') return errorResponse(405, `method ${request.method} not allowed: POST the token`, { Allow: 'POST' });
+    if (request.method !== 'POST') return errorResponse(405, `method ${request.method} not allowed: POST the token`, undefined, { Allow: 'POST' });
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return errorResponse(415, 'Content-Type must be application/json');
     }
@@ -174,50 +284,50 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
 
     try {
       if ('verifier' in body) {
+        if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
         const outcome = await relay.collect(body.verifier);
-        if (outcome === undefined) return jsonResponse(202, { pending: true });
-        if (outcome === 'delivering') return jsonResponse(202, { pending: true, delivering: true });
-        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, {}, 'code' in outcome ? (outcome.code as string) : undefined);
+        if ('pending' in outcome) return jsonResponse(202, outcome);
+        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, outcome.code);
         const owns = 'owns' in outcome ? (outcome.owns as Owns) : undefined;
         return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns });
       }
-      if (body.state !== undefined) {
-        if (await relay.has(body.state)) return errorResponse(409, 'this popup login already has an outcome');
-        await relay.deposit(body.state, { at: Date.now(), delivering: true });
+      if ('bind' in body) {
+        if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
+        return await bindPopup(request, body.bind);
       }
+      if (body.state !== undefined) return await deposit(request, body.token, body.state);
     } catch (error) {
       return storeErrorResponse(error);
     }
 
     const verified = await verify(body.token);
-    if (body.state === undefined) return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request });
-
-    // A popup login: the outcome waits for the opener, which alone can collect it.
-    const at = Date.now();
-    try {
-      if (verified instanceof Response) {
-        const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
-        const refusal = { at, status: verified.status, errors, ...(code === undefined ? {} : { code }) };
-        await relay.deposit(body.state, refusal);
-        return verified;
-      }
-      await relay.deposit(body.state, { at, ...verified, token: body.token });
-    } catch (error) {
-      return storeErrorResponse(error);
-    }
-    return jsonResponse(202, { deposited: true });
+    return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request });
   };
 
-  return async (request) => withCors(request, allowedOrigins, await handle(request));
+  return async (request) => {
+    const response = await handle(request);
+    const refusal = refusals.get(response);
+    if (refusal !== undefined) onError(refusal);
+    return withCors(request, allowedOrigins, response);
+  };
+
 }
 
-type Body = { token: string; state?: string | undefined } | { verifier: string } | { problem: string };
+/** The start page's request to bind its state: `opener` is the origin that confirmed it, or null. */
+interface BindRequest {
+  state: string;
+  opener: string | null;
+  confirmed: boolean;
+}
 
-const BODY_SHAPES = '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"} or {"popup_verifier": "<verifier>"}';
+type Body = { token: string; state?: string | undefined } | { verifier: string } | { bind: BindRequest } | { problem: string };
+
+const BODY_SHAPES =
+  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "confirmed"?: true}';
 
 /**
- * Reads one of the three bodies: the token (redirect mode), the token with a popup `state`
- * (deposit), or a popup verifier (collection).
+ * Reads one of the four bodies: the token (redirect mode), the token with a popup `state`
+ * (deposit), a popup verifier (collection), the start page's binding.
  */
 function readBody(bytes: Uint8Array): Body {
   let body: unknown;
@@ -232,6 +342,13 @@ function readBody(bytes: Uint8Array): Body {
     const verifier = value['popup_verifier'];
     return typeof verifier === 'string' && POPUP_VERIFIER.test(verifier) ? { verifier } : { problem: 'popup_verifier must be 43 base64url characters' };
   }
+  if (fields === 'opener,popup_bind' || fields === 'confirmed,opener,popup_bind') {
+    const { popup_bind: state, opener, confirmed = false } = value;
+    if (typeof state !== 'string' || !POPUP_STATE.test(state)) return { problem: 'popup_bind must be the state of a popup login' };
+    if (opener !== null && (typeof opener !== 'string' || opener.length > 300)) return { problem: 'opener must be an origin or null' };
+    if (typeof confirmed !== 'boolean') return { problem: 'confirmed must be a boolean' };
+    return { bind: { state, opener, confirmed } };
+  }
   if (fields !== 'access_token' && fields !== 'access_token,state') return { problem: `the request body must be exactly ${BODY_SHAPES}` };
   const token = readAccessToken(value['access_token']);
   if (typeof token !== 'string') return token;
@@ -240,6 +357,34 @@ function readBody(bytes: Uint8Array): Body {
     return { problem: 'state must be the state of a popup login ("p." and 43 base64url characters)' };
   }
   return { token, state };
+}
+
+/** The binding cookie: `__Host-` on https (Secure, Path=/, no Domain), plain on http (local development). */
+const SECURE_BINDING_COOKIE = '__Host-itch-oauth-popup';
+const BINDING_COOKIE = 'itch-oauth-popup';
+
+/** A binding cookie's value, if it has the shape of one. */
+function readBinding(value: string | undefined): string | undefined {
+  return value !== undefined && POPUP_VERIFIER.test(value) ? value : undefined;
+}
+
+/** 32 random bytes, base64url: a browser's binding cookie. */
+function base64urlRandom(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** What `popup` asks for: the severed-opener choice, or `undefined` when the relay is off. */
+function readPopupOption(popup: TokenHandlerOptions['popup']): SeveredOpener | undefined {
+  if (popup === undefined || popup === false) return undefined;
+  if (popup === true) return 'refuse';
+  const choice = typeof popup === 'object' && popup !== null ? (popup.severedOpener ?? 'refuse') : undefined;
+  if (choice !== 'confirm' && choice !== 'refuse') {
+    throw new TypeError('popup must be true, false, or { severedOpener: "confirm" | "refuse" }');
+  }
+  return choice;
 }
 
 /** The access token, if it is one. */
@@ -254,7 +399,7 @@ function readAccessToken(token: unknown): string | { problem: string } {
 function upstreamErrorResponse(error: unknown): Response {
   if (!(error instanceof ItchApiError)) throw error;
   if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
-    return errorResponse(401, 'itch.io did not accept the access token', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    return errorResponse(401, 'itch.io did not accept the access token', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
   const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
   return errorResponse(502, `itch.io could not verify the access token (${why})`);
@@ -267,18 +412,34 @@ function jsonResponse(status: number, body: unknown, extraHeaders: Record<string
   });
 }
 
+/** The refusals this handler made, for `onError` (an app's own `Response` from `onLogin` is not one). */
+const refusals = new WeakMap<Response, Refusal>();
+
 /**
- * `{ "errors": [...] }`: one message, or the messages of a refusal the popup relay kept; with a
- * stable `code` (e.g. `not_owner`) that the browser reports as the login's error code.
+ * `{ "errors": [...], "code"?: "..." }`: one message, or the messages of a refusal the popup relay
+ * kept; `code` is the contract's error code the browser reports.
  */
-function errorResponse(status: number, messages: string | readonly string[], extraHeaders: Record<string, string> = {}, code?: string): Response {
-  return jsonResponse(status, code === undefined ? { errors: [messages].flat() } : { errors: [messages].flat(), code }, extraHeaders);
+function errorResponse(status: number, messages: string | readonly string[], code?: string, extraHeaders: Record<string, string> = {}): Response {
+  const errors = [messages].flat();
+  const response = jsonResponse(status, code === undefined ? { errors } : { errors, code }, extraHeaders);
+  refusals.set(response, { status, message: errors.join('; '), code });
+  return response;
 }
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
 function storeErrorResponse(error: unknown): Response {
-  console.error('itch-oauth-widget: the popup login store failed', error);
-  return errorResponse(503, 'the login store is unavailable: try again in a moment', { 'Retry-After': '1' });
+  return errorResponse(503, `the popup login store failed (${describeStoreError(error)}): try again in a moment`, undefined, { 'Retry-After': '1' });
+}
+
+/**
+ * The kind of a store failure, in words that can never hold a stored value: the error's class
+ * and a Redis error's leading word (`OOM`, `READONLY`, …), never its message or the command's
+ * arguments (ioredis attaches them, and they are the stored login).
+ */
+function describeStoreError(error: unknown): string {
+  const name = error instanceof Error && /^\w{1,40}$/.test(error.name) ? error.name : 'unknown error';
+  const word = error instanceof Error ? /^[A-Z]{2,20}\b/.exec(error.message)?.[0] : undefined;
+  return word === undefined ? name : `${name} ${word}`;
 }
 
 /** The answer to a CORS preflight from an allowed origin (checked before). */

@@ -64,6 +64,51 @@ describe('checkLoginOptions', () => {
 });
 
 describe('startLogin in popup mode', () => {
+  it("confirms the state only to its own popup's start page, on the backend's origin, for its own state", async () => {
+    await preparePopupLogin();
+    const replies: unknown[] = [];
+    const popup = { ...fakePopup(), postMessage: (message: unknown, origin: string) => void replies.push([message, origin]) } as unknown as Window;
+    const stub = stubWindow(() => popup, () => Response.json({ pending: true }, { status: 202 }));
+    const handle = startLogin(OPTIONS);
+    try {
+      const state = new URL(stub.opened[0]!).searchParams.get('state')!;
+      const backendOrigin = location.origin;
+      const ask = (data: unknown, origin: string, source: unknown) => {
+        // (A MessageEvent's source must be a real window: a stand-in is set on the event.)
+        const event = new MessageEvent('message', { data, origin });
+        Object.defineProperty(event, 'source', { value: source });
+        dispatchEvent(event);
+      };
+      ask({ itchOAuth: 'popup-start', state }, 'https://evil.example', popup);
+      ask({ itchOAuth: 'popup-start', state: `p.${'A'.repeat(43)}` }, backendOrigin, popup);
+      ask({ itchOAuth: 'popup-start', state }, backendOrigin, window);
+      ask({ itchOAuth: 'something-else', state }, backendOrigin, popup);
+      expect(replies, 'another origin, another state, another window, another message: no answer').to.deep.equal([]);
+      ask({ itchOAuth: 'popup-start', state }, backendOrigin, popup);
+      expect(replies).to.deep.equal([[{ itchOAuth: 'popup-opener', state }, backendOrigin]]);
+    } finally {
+      handle.abandon();
+      await handle.result.catch(() => undefined);
+      stub.restore();
+    }
+  });
+
+  it('waits, in a frame, for the backend to say whether a popup that window.open did not return arrived', async () => {
+    // (This page is not framed: only the blocked case on a top-level page is immediate.)
+    await preparePopupLogin();
+    const stub = stubWindow(() => null, () => Response.json({ pending: true }, { status: 202 }));
+    try {
+      let blocked: ItchOAuthError | undefined;
+      const handle = startLogin({ ...OPTIONS }, { blocked: (error) => ((blocked = error), false) });
+      handle.result.catch(() => undefined);
+      expect(blocked?.code, 'a top-level page is told at once').to.equal('popup_blocked');
+      expect(handle.following).to.equal(false);
+      expect(stub.posted, 'and asks nothing').to.deep.equal([]);
+    } finally {
+      stub.restore();
+    }
+  });
+
   it('opens itch.io with a p. state whose verifier only the collection carries, and resolves the answer', async () => {
     await preparePopupLogin();
     let polls = 0;
@@ -73,10 +118,12 @@ describe('startLogin in popup mode', () => {
     });
     try {
       const handle = startLogin(OPTIONS);
-      // Opened synchronously, with the real authorization address.
+      // Opened synchronously, on the backend's start page, which ties the popup to this page
+      // before it goes on to itch.io with these parameters.
       expect(stub.opened).to.have.length(1);
       const url = new URL(stub.opened[0]!);
-      expect(url.origin + url.pathname).to.equal('https://itch.io/user/oauth');
+      expect(url.origin + url.pathname).to.equal(new URL(OPTIONS.backend!, location.href).href);
+      expect([...url.searchParams.keys()].sort()).to.deep.equal(['client_id', 'redirect_uri', 'scope', 'state']);
       const state = url.searchParams.get('state')!;
       expect(state).to.match(/^p\.[A-Za-z0-9_-]{43}$/);
       expect(await handle.result).to.deep.equal({ response: { user: { id: 7 } } });

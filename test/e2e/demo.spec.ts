@@ -174,3 +174,37 @@ test('the browser game framed from another site logs in through a popup, shows t
   await second.getByRole('button', { name: 'Approve' }).click();
   await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', { timeout: 15_000 });
 });
+
+test('the game framed on a cross-origin-isolated page logs in once the player confirms the code it shows in the login window', async ({ page, context }) => {
+  await page.goto(`${demo.url}/isolated.html`);
+  const game = page.frameLocator('iframe.game-frame');
+  await expect(game.getByRole('button', { name: 'Log in to save' })).toBeEnabled();
+  expect(await page.evaluate(() => crossOriginIsolated), 'the page is cross-origin isolated, as itch.io serves SharedArrayBuffer games').toBe(true);
+  const popupOpened = context.waitForEvent('page');
+  await game.getByRole('button', { name: 'Log in to save' }).click();
+  const popup = await popupOpened;
+  const code = (await popup.locator('.code').textContent())!;
+  await expect(game.getByText(`shows the code ${code}`)).toBeVisible({ timeout: 10_000 });
+  await popup.getByRole('button', { name: `The game shows ${code}` }).click();
+  await expect(popup.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
+  await popup.getByRole('button', { name: 'Approve' }).click();
+  await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
+});
+
+test('with severedOpener refuse, the game on a cross-origin-isolated page says why the login stopped, and nobody is logged in', async ({ page, context }) => {
+  const refusing = await startDemo({ port: 0, logLevel: 'silent', severedOpener: 'refuse' });
+  try {
+    await page.goto(`${refusing.url}/isolated.html`);
+    const game = page.frameLocator('iframe.game-frame');
+    await expect(game.getByRole('button', { name: 'Log in to save' })).toBeEnabled();
+    const popupOpened = context.waitForEvent('page');
+    await game.getByRole('button', { name: 'Log in to save' }).click();
+    const popup = await popupOpened;
+    await expect(popup.getByRole('status')).toContainText('could not be tied to the game that opened it');
+    await expect(game.getByRole('status')).toContainText('Could not log in', { timeout: 10_000 });
+    expect(popup.url().startsWith(refusing.url), 'never went on to itch.io').toBe(true);
+  } finally {
+    await refusing.close();
+  }
+});

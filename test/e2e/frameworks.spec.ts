@@ -29,6 +29,7 @@ for (const app of ['react', 'vue'] as const) {
         baseUrl: emulator.url,
         apiBaseUrl: emulator.apiUrl,
         applicationId: C.clients.demo.id,
+        popup: true,
         onLogin: () => undefined, // answers 200 { user }
       });
       // The app's origin: its built files, and its backend at /auth/itch.

@@ -80,6 +80,8 @@ test('a game framed cross-site logs in through a popup, gets the backend answer,
   const clickedAt = Date.now();
   const popup = await clickAndGetPopup(context, () => game.getByRole('button', { name: 'Log in with itch.io' }).click());
 
+  // (The popup opens on the backend's start page and goes on to itch.io: measure it there.)
+  await popup.waitForURL(`${world.emulator.url}/**`);
   const size = await popup.evaluate(() => [outerWidth, outerHeight]);
   expect(Math.abs(size[0]! - 600)).toBeLessThan(60);
   expect(Math.abs(size[1]! - 720)).toBeLessThan(120);
@@ -209,7 +211,8 @@ test("an attacker's callback with their own token and any state logs no one in o
     await attacker.goto(`${world.app}/callback.html#access_token=${attackerToken}&state=${state}`, { waitUntil: 'commit' });
     await attacker.waitForTimeout(1000);
   }
-  expect(world.deposits, 'only the well-formed made-up popup state reached the backend').toEqual([202]);
+  // The well-formed made-up popup state reached the backend, which refused it: it was never bound in this browser.
+  expect(world.deposits, 'only the well-formed made-up popup state reached the backend, and was refused').toEqual([403]);
   expect((await gameEvents(page)).map((event) => event.type)).toEqual(['itch-login-start']);
 
   await approve(popup);

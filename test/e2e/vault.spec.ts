@@ -1,7 +1,7 @@
 // Owners only, in the demo, in real Chromium through the emulator's consent page: the vault opens
 // for players who own Starfall Keep (bought, claimed key, bundle) and tells the others to buy it;
 // the framed game offers its vault level to owners only; and with --owners-only the login itself
-// refuses a non-owner (403 not_owner, no session).
+// refuses a non-owner (403 not_owner, no session), in redirect mode and in the game's popup.
 import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
@@ -145,15 +145,37 @@ test.describe('with --owners-only (the login itself requires owning the game)', 
   });
 
   test('the callback page says "You need to own" and links the store page', async ({ page }) => {
-    // The capture reports the backend's error code once issue 16 lands (the capture passes the
-    // backend's JSON error body on, and the element reads its `code`); until then it says
-    // backend_rejected.
-    test.fixme(true, 'needs the capture to report the backend error code (issue 16)');
     await logInFromVault(page, ownersOnly, C.users.newcomer);
     await page.waitForURL(`${ownersOnly.url}/callback.html`);
     const callback = page.locator('itch-oauth-callback');
     await expect(callback).toContainText('You need to own this game on itch.io to continue.');
     await expect(callback.getByRole('link', { name: 'Get it on itch.io' })).toHaveAttribute('href', STORE);
+  });
+
+  test("the framed game's popup login of a non-owner fails with not_owner, and the game says where to get it", async ({ page, context }) => {
+    await page.goto(`${ownersOnly.url}/#play`);
+    const game = page.frameLocator('iframe.game-frame');
+    const popupOpened = context.waitForEvent('page');
+    await game.getByRole('button', { name: 'Log in to save' }).click();
+    const popup = await popupOpened;
+    await popup.getByLabel('Log in as').selectOption(String(C.users.newcomer));
+    await popup.getByRole('button', { name: 'Approve' }).click();
+    await expect(game.getByRole('status')).toHaveText('You need to own Starfall Keep to log in here.', { timeout: 15_000 });
+    await expect(game.getByRole('link', { name: 'Get the game on itch.io' })).toHaveAttribute('href', STORE);
+    await expect(game.getByRole('button', { name: 'Log in to save' })).toBeVisible();
+    await expect(game.locator('[data-player]')).toBeEmpty();
+  });
+
+  test("the framed game's popup login of an owner goes through", async ({ page, context }) => {
+    await page.goto(`${ownersOnly.url}/#play`);
+    const game = page.frameLocator('iframe.game-frame');
+    const popupOpened = context.waitForEvent('page');
+    await game.getByRole('button', { name: 'Log in to save' }).click();
+    const popup = await popupOpened;
+    await popup.getByLabel('Log in as').selectOption(String(C.users.press));
+    await popup.getByRole('button', { name: 'Approve' }).click();
+    await expect(game.locator('[data-player]')).toHaveText('Inkwell Review', { timeout: 15_000 });
+    await expect(game.getByRole('button', { name: 'Play the vault level' })).toBeVisible();
   });
 
   test('an owner logs in and goes back to the vault', async ({ page }) => {

@@ -1,6 +1,6 @@
 // The ownership check through the popup relay: a `not_owner` refusal is kept and delivered to the
 // opener like any refusal (with its code, without a token), and an owner's `owns` reaches onLogin
-// on the collecting request. Written against the relay's deposit/collect protocol.
+// on the collecting request. The popup login is started and bound as a browser does (issue 16).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -28,8 +28,8 @@ function handlerWith(ownership: TokenHandlerOptions['ownership']) {
     applicationId: C.clients.demo.id,
     store,
     ownership,
-    // The contract's switch for the relay (issue 16); a handler without it may refuse deposits.
-    ...({ popup: true } as Partial<TokenHandlerOptions>),
+    popup: true,
+    onError: () => undefined,
     onLogin: (login) => {
       logins.push(login);
       return { headers: { 'Set-Cookie': `sid=${login.user.id}; HttpOnly; Path=/` } };
@@ -38,12 +38,22 @@ function handlerWith(ownership: TokenHandlerOptions['ownership']) {
   return { handler, logins, store };
 }
 
-function post(body: unknown): Request {
-  return new Request(`${APP}/auth/itch`, {
+function post(body: unknown, headers: Record<string, string> = {}, url = `${APP}/auth/itch`): Request {
+  return new Request(url, {
     method: 'POST',
     body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin' },
+    headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin', ...headers },
   });
+}
+
+/** What the browser does before itch.io: opens the start page and binds the state; returns its cookie. */
+async function begin(handler: (request: Request) => Promise<Response>, state: string): Promise<string> {
+  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
+  const start = `${APP}/auth/itch?${query}`;
+  assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }))).status, 200);
+  const bind = await handler(post({ popup_bind: state, opener: APP }, {}, start));
+  assert.equal(bind.status, 200, await bind.clone().text());
+  return bind.headers.get('set-cookie')!.split(';')[0]!;
 }
 
 async function pair(): Promise<{ verifier: string; state: string }> {
@@ -63,7 +73,8 @@ describe('ownership through the popup relay', () => {
     const { verifier, state } = await pair();
     const token = emulator.issueToken({ userId: C.users.newcomer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
 
-    const deposit = await handler(post({ access_token: token, state }));
+    const cookie = await begin(handler, state);
+    const deposit = await handler(post({ access_token: token, state }, { Cookie: cookie }));
     assert.equal(deposit.status, 403);
     assert.equal(((await deposit.json()) as { code?: string }).code, 'not_owner');
     const kept = await storeDump(store);
@@ -78,14 +89,15 @@ describe('ownership through the popup relay', () => {
     assert.equal(collected.headers.get('set-cookie'), null);
     assert.ok(!text.includes(token));
     assert.equal(logins.length, 0);
-    assert.equal(await storeDump(store), '[]', 'nothing is left once collected');
+    assert.ok(!(await storeDump(store)).includes('not_owner'), 'the refusal is gone once collected');
   });
 
   it("an owner's login carries owns to onLogin on the collecting request, and in the answer", async () => {
     const { handler, logins } = handlerWith({ gameIds: [STARFALL], apiKey: C.apiKeys.developer, require: true });
     const { verifier, state } = await pair();
     const token = emulator.issueToken({ userId: C.users.bundleOwner, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
-    assert.equal((await handler(post({ access_token: token, state }))).status, 202);
+    const cookie = await begin(handler, state);
+    assert.equal((await handler(post({ access_token: token, state }, { Cookie: cookie }))).status, 202);
     assert.equal(logins.length, 0);
 
     const collecting = post({ popup_verifier: verifier });

@@ -1,20 +1,25 @@
-// The popup relay of createTokenHandler against the emulator: the popup deposits, only the holder
-// of the verifier collects, once; onLogin runs on the collecting request. Then two handler
-// instances sharing a real Redis (Debian's redis-server, started here on a free port), and Redis
-// going down.
+// The popup relay of createTokenHandler against the emulator: the start page binds a popup login
+// to the browser whose opener confirmed it, the popup deposits from that browser only, only the
+// holder of the verifier collects, once; onLogin runs on the collecting request. Then the attacks
+// and failures of issue 16: unbound deposits (a link with an attacker's state), the relay left
+// off, two deposits at once, a flood, a store that fails; two handler instances sharing a real
+// Redis (Debian's redis-server, started here on a free port), Redis at its memory limit, and down.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { format } from 'node:util';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createStorage } from 'unstorage';
+import { createStorage, type Storage } from 'unstorage';
+import memoryDriver from 'unstorage/drivers/memory';
 import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { popupStateOf } from '../../src/core/state.js';
-import { createTokenHandler, type LoginContext, type TokenHandlerOptions } from '../../src/server/index.js';
+import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
 
 const APP = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
+const EVIL = 'http://127.0.0.3:666';
 
 let emulator: RunningEmulator;
 before(async () => {
@@ -22,29 +27,37 @@ before(async () => {
 });
 after(() => emulator.close());
 
-const token = (scopes = 'profile:me'): string => emulator.issueToken({ userId: C.users.gamer, clientId: C.clients.demo.clientId, scopes });
+const token = (userId: number = C.users.gamer): string => emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
 
 function handlerWith(options: Partial<TokenHandlerOptions> = {}) {
   const logins: LoginContext[] = [];
+  const refusals: Refusal[] = [];
+  const asked: string[] = [];
   const handler = createTokenHandler({
     baseUrl: emulator.url,
     apiBaseUrl: emulator.apiUrl,
     applicationId: C.clients.demo.id,
     allowedOrigins: [GAME],
+    popup: true,
+    onError: (refusal) => void refusals.push(refusal),
+    fetch: (url, init) => {
+      asked.push(url);
+      return fetch(url, init);
+    },
     ...options,
     onLogin: (login) => {
       logins.push(login);
       return { headers: { 'Set-Cookie': `sid=${login.user.id}; HttpOnly; Path=/` } };
     },
   });
-  return { handler, logins };
+  return { handler, logins, refusals, asked };
 }
 
-function post(body: unknown, origin = APP, site = 'same-origin'): Request {
-  return new Request(`${APP}/auth/itch`, {
+function post(body: unknown, origin = APP, site = 'same-origin', headers: Record<string, string> = {}, url = `${APP}/auth/itch`): Request {
+  return new Request(url, {
     method: 'POST',
     body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', Origin: origin, 'Sec-Fetch-Site': site },
+    headers: { 'Content-Type': 'application/json', Origin: origin, 'Sec-Fetch-Site': site, ...headers },
   });
 }
 
@@ -53,14 +66,53 @@ async function pair(): Promise<{ verifier: string; state: string }> {
   return { verifier, state: await popupStateOf(verifier) };
 }
 
-describe('popup relay: deposit and collection', () => {
+/** The start page's address for a state: the app's authorization request, on the backend. */
+function startUrl(state: string): string {
+  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
+  return `${APP}/auth/itch?${query}`;
+}
+
+/**
+ * What a browser does in a popup login up to itch.io: opens the start page, whose script (after
+ * the opener at `opener` confirmed) binds the state. Resolves with the bind answer and the
+ * cookie the browser then holds (`undefined` if none was set).
+ */
+async function begin(handler: (request: Request) => Promise<Response>, state: string, opener: string | null = APP, confirmed?: boolean) {
+  const page = await handler(new Request(startUrl(state), { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }));
+  assert.equal(page.status, 200, await page.clone().text());
+  const bind = await handler(post({ popup_bind: state, opener, ...(confirmed === undefined ? {} : { confirmed }) }, APP, 'same-origin', {}, startUrl(state)));
+  const cookie = bind.headers.get('set-cookie')?.split(';')[0];
+  return { bind, cookie };
+}
+
+/** The popup's capture handing over the token, from the browser holding `cookie`. */
+function deposit(state: string, cookie: string | undefined, accessToken = token()): Request {
+  return post({ access_token: accessToken, state }, APP, 'same-origin', cookie === undefined ? {} : { Cookie: cookie });
+}
+
+/** Every key the store holds. */
+async function keysOf(store: Storage): Promise<string[]> {
+  return store.getKeys();
+}
+
+describe('popup relay: a login bound to the browser that started it', () => {
   it('releases the login once, to the verifier, and runs onLogin then with the collecting request', async () => {
     const { handler, logins } = handlerWith();
     const { verifier, state } = await pair();
     assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true });
+    const { bind, cookie } = await begin(handler, state, GAME);
+    assert.equal(bind.status, 200);
+    assert.match(cookie ?? '', /^itch-oauth-popup=[A-Za-z0-9_-]{43}$/);
+    assert.match(bind.headers.get('set-cookie') ?? '', /HttpOnly/);
+    assert.match(bind.headers.get('set-cookie') ?? '', /SameSite=Lax/);
+    const { authorize } = (await bind.json()) as { authorize: string };
+    assert.ok(authorize.startsWith(`${emulator.url}/user/oauth?`), authorize);
+    assert.equal(new URL(authorize).searchParams.get('state'), state);
+    assert.equal(new URL(authorize).searchParams.get('response_type'), 'token');
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, arrived: true });
 
-    const deposit = await handler(post({ access_token: token(), state }));
-    assert.equal(deposit.status, 202);
+    const deposited = await handler(deposit(state, cookie));
+    assert.equal(deposited.status, 202);
     assert.equal(logins.length, 0, 'onLogin waits for the collection');
 
     const collect = post({ popup_verifier: verifier }, GAME, 'cross-site');
@@ -76,6 +128,129 @@ describe('popup relay: deposit and collection', () => {
     assert.equal(logins.length, 1);
   });
 
+  it('sets a __Host- cookie, Secure, when the site is on https', async () => {
+    const { handler } = handlerWith({ allowedOrigins: ['https://game.example'] });
+    const { state } = await pair();
+    await handler(new Request(startUrl(state)));
+    const bind = await handler(post({ popup_bind: state, opener: 'https://game.example' }, 'https://game.example', 'same-origin', {}, startUrl(state)));
+    assert.match(bind.headers.get('set-cookie') ?? '', /^__Host-itch-oauth-popup=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+  });
+
+  it('refuses a deposit from a browser that holds no binding (a link with an attacker-picked state): 403 state_mismatch, no call to itch.io, nothing kept', async () => {
+    const store = createStorage({ driver: memoryDriver() });
+    const { handler, logins, refusals, asked } = handlerWith({ store });
+    const { verifier, state } = await pair();
+    const refused = await handler(deposit(state, undefined));
+    assert.equal(refused.status, 403);
+    assert.deepEqual(await refused.json(), { errors: ['this popup login was not started in this browser'], code: 'state_mismatch' });
+    assert.deepEqual(asked, [], 'itch.io was not asked');
+    assert.deepEqual(await keysOf(store), [], 'nothing kept');
+    for (const origin of [APP, GAME, EVIL]) {
+      const collected = await handler(post({ popup_verifier: verifier }, origin, origin === APP ? 'same-origin' : 'cross-site'));
+      assert.notEqual(collected.status, 200);
+    }
+    assert.equal(logins.length, 0);
+    assert.deepEqual(
+      refusals.map((refusal) => [refusal.status, refusal.code]),
+      [[403, 'state_mismatch'], [403, undefined]],
+      'each refusal told once (the unlisted origin is refused as cross-site)',
+    );
+  });
+
+  it("refuses a deposit that carries another browser's binding cookie", async () => {
+    const { handler, asked } = handlerWith();
+    const victim = await pair();
+    const attacker = await pair();
+    const { cookie: victimCookie } = await begin(handler, victim.state);
+    const { cookie: attackerCookie } = await begin(handler, attacker.state);
+    assert.notEqual(victimCookie, attackerCookie);
+    // The victim's popup hands over a token for the attacker's state: the victim's cookie is not its binding.
+    assert.equal((await handler(deposit(attacker.state, victimCookie))).status, 403);
+    assert.deepEqual(asked, []);
+    assert.equal((await handler(deposit(victim.state, victimCookie))).status, 202);
+  });
+
+  it('keeps the binding of a browser across its logins (one cookie, several states)', async () => {
+    const { handler } = handlerWith();
+    const first = await pair();
+    const second = await pair();
+    const { cookie } = await begin(handler, first.state);
+    const page = await handler(new Request(startUrl(second.state)));
+    assert.equal(page.status, 200);
+    const rebind = await handler(post({ popup_bind: second.state, opener: APP }, APP, 'same-origin', { Cookie: cookie! }, startUrl(second.state)));
+    assert.equal(rebind.headers.get('set-cookie')?.split(';')[0], cookie);
+    assert.equal((await handler(deposit(first.state, cookie))).status, 202);
+    assert.equal((await handler(deposit(second.state, cookie))).status, 202);
+  });
+
+  it('binds only for an opener on its own origin or in allowedOrigins, from the start page itself, once', async () => {
+    const { handler } = handlerWith();
+    const { state } = await pair();
+    await handler(new Request(startUrl(state)));
+    const unlisted = await handler(post({ popup_bind: state, opener: EVIL }, APP, 'same-origin', {}, startUrl(state)));
+    assert.equal(unlisted.status, 403);
+    assert.equal(((await unlisted.json()) as { code: string }).code, 'state_mismatch');
+    assert.equal(unlisted.headers.get('set-cookie'), null);
+    const crossSite = await handler(post({ popup_bind: state, opener: APP }, EVIL, 'cross-site', {}, startUrl(state)));
+    assert.equal(crossSite.status, 403);
+    const fromGame = await handler(post({ popup_bind: state, opener: APP }, GAME, 'cross-site', {}, startUrl(state)));
+    assert.equal(fromGame.status, 403, 'a framed page cannot bind, even a listed one: only the start page');
+    const otherState = await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl((await pair()).state)));
+    assert.equal(otherState.status, 400);
+    assert.equal((await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl(state)))).status, 200);
+    assert.equal((await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl(state)))).status, 409, 'bound once');
+  });
+
+  it('serves the start page with a strict CSP, no caching, no framing, and goes on to the configured itch.io only', async () => {
+    const { handler } = handlerWith();
+    const { state } = await pair();
+    const page = await handler(new Request(`${startUrl(state)}&base_url=${encodeURIComponent('https://evil.example')}`));
+    assert.equal(page.status, 200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'; script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; connect-src 'self'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(page.headers.get('cross-origin-opener-policy'), null, 'the start page must keep its opener');
+    const html = await page.text();
+    assert.ok(!html.includes('evil.example'));
+    const { bind } = await begin(handler, (await pair()).state);
+    assert.ok(((await bind.json()) as { authorize: string }).authorize.startsWith(`${emulator.url}/user/oauth?`));
+    assert.equal((await handler(new Request(`${APP}/auth/itch?state=p.short`))).status, 400);
+    assert.equal((await handler(new Request(`${APP}/auth/itch?state=${state}&redirect_uri=`))).status, 400);
+  });
+
+  it('with no opener, refuses by default (popup_unverified), and the opener collects that refusal', async () => {
+    const { handler, asked } = handlerWith();
+    const { verifier, state } = await pair();
+    const { bind, cookie } = await begin(handler, state, null);
+    assert.equal(bind.status, 403);
+    assert.equal(((await bind.json()) as { code: string }).code, 'popup_unverified');
+    assert.equal(cookie, undefined);
+    const collected = await handler(post({ popup_verifier: verifier }));
+    assert.equal(collected.status, 403);
+    assert.equal(((await collected.json()) as { code: string }).code, 'popup_unverified');
+    assert.deepEqual(asked, []);
+  });
+
+  it("with severedOpener 'confirm', binds once the person confirmed the code, and tells the opener to show it", async () => {
+    const { handler } = handlerWith({ popup: { severedOpener: 'confirm' } });
+    const { verifier, state } = await pair();
+    const page = await handler(new Request(startUrl(state)));
+    assert.match(await page.text(), /data-severed="confirm"/);
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, arrived: true, confirm: true });
+    const bind = await handler(post({ popup_bind: state, opener: null, confirmed: true }, APP, 'same-origin', {}, startUrl(state)));
+    assert.equal(bind.status, 200);
+    const cookie = bind.headers.get('set-cookie')!.split(';')[0];
+    assert.equal((await handler(deposit(state, cookie))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
+
+    const declined = await pair();
+    const no = await begin(handler, declined.state, null, false);
+    assert.equal(no.bind.status, 403);
+    assert.equal(((await (await handler(post({ popup_verifier: declined.verifier }))).json()) as { code: string }).code, 'popup_unverified');
+  });
+
   it('tells the collector that a deposit is being checked, so that it waits for a popup it saw close', async () => {
     const slowFetch = (async (input: string, init: RequestInit) => {
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -83,17 +258,19 @@ describe('popup relay: deposit and collection', () => {
     }) as TokenHandlerOptions['fetch'];
     const { handler } = handlerWith({ fetch: slowFetch });
     const { verifier, state } = await pair();
-    const deposit = handler(post({ access_token: token(), state }));
+    const { cookie } = await begin(handler, state);
+    const deposited = handler(deposit(state, cookie));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, delivering: true });
-    assert.equal((await deposit).status, 202);
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, arrived: true, delivering: true });
+    assert.equal((await deposited).status, 202);
     assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
   });
 
   it('gives nothing to another verifier, even one that knows the state', async () => {
     const { handler, logins } = handlerWith();
     const { state } = await pair();
-    assert.equal((await handler(post({ access_token: token(), state }))).status, 202);
+    const { cookie } = await begin(handler, state);
+    assert.equal((await handler(deposit(state, cookie))).status, 202);
     const other = await pair();
     assert.equal((await handler(post({ popup_verifier: other.verifier }))).status, 202);
     assert.equal(logins.length, 0);
@@ -102,20 +279,107 @@ describe('popup relay: deposit and collection', () => {
   it('keeps the first deposit: a second one for the same state is 409', async () => {
     const { handler } = handlerWith();
     const { verifier, state } = await pair();
-    assert.equal((await handler(post({ access_token: token(), state }))).status, 202);
-    assert.equal((await handler(post({ access_token: token(), state }))).status, 409);
-    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
+    const { cookie } = await begin(handler, state);
+    assert.equal((await handler(deposit(state, cookie))).status, 202);
+    assert.equal((await handler(deposit(state, cookie, token(C.users.press)))).status, 409);
+    const collected = await handler(post({ popup_verifier: verifier }));
+    assert.equal(((await collected.json()) as { user: { id: number } }).user.id, C.users.gamer);
+  });
+
+  it('of two deposits at once for one state, exactly one wins and its user is collected', async () => {
+    // A store whose reads wait for each other once armed, so that both deposits read the bound
+    // state before either writes: only the atomic claim can then tell them apart.
+    const inner = createStorage({ driver: memoryDriver() });
+    let armed = false;
+    const waiting: (() => void)[] = [];
+    const store = createStorage({
+      driver: {
+        name: 'barrier',
+        hasItem: (key) => inner.hasItem(key),
+        getItem: async (key) => {
+          if (armed && waiting.length < 2) {
+            await new Promise<void>((resolve) => {
+              waiting.push(resolve);
+              if (waiting.length === 2) for (const release of waiting) release();
+              else setTimeout(resolve, 1000);
+            });
+          }
+          return inner.getItem(key);
+        },
+        setItem: (key, value) => inner.setItem(key, value),
+        removeItem: (key) => inner.removeItem(key),
+        getKeys: () => inner.getKeys(),
+        clear: () => inner.clear(),
+      },
+    });
+    const { handler, logins } = handlerWith({ store });
+    const { verifier, state } = await pair();
+    const { cookie } = await begin(handler, state);
+    armed = true;
+    const answers = await Promise.all([handler(deposit(state, cookie, token(C.users.gamer))), handler(deposit(state, cookie, token(C.users.press)))]);
+    assert.equal(waiting.length, 2, 'both deposits read the state before either wrote');
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [202, 409]);
+    await handler(post({ popup_verifier: verifier }));
+    const winner = answers[0]!.status === 202 ? C.users.gamer : C.users.press;
+    assert.deepEqual(logins.map((login) => login.user.id), [winner], 'the winning deposit\'s user');
   });
 
   it('hands a refused token to both the popup and the collector, never calling onLogin', async () => {
     const { handler, logins } = handlerWith();
     const { verifier, state } = await pair();
-    const deposit = await handler(post({ access_token: 'f'.repeat(40), state }));
-    assert.equal(deposit.status, 401);
+    const { cookie } = await begin(handler, state);
+    const deposited = await handler(deposit(state, cookie, 'f'.repeat(40)));
+    assert.equal(deposited.status, 401);
     const collected = await handler(post({ popup_verifier: verifier }));
     assert.equal(collected.status, 401);
     assert.deepEqual(await collected.json(), { errors: ['itch.io did not accept the access token'] });
     assert.equal(logins.length, 0);
+  });
+
+  it('survives a flood of 10,000 unbound deposits: none reaches itch.io or the store, and a real login still completes', async () => {
+    const { handler, logins, asked } = handlerWith({ onError: () => undefined });
+    const { verifier, state } = await pair();
+    const { cookie } = await begin(handler, state);
+    for (let i = 0; i < 10_000; i++) {
+      const flood = await pair();
+      const answer = await handler(deposit(flood.state, undefined, 'bogus' + i));
+      if (answer.status !== 403) assert.fail(`deposit ${i} answered ${answer.status}`);
+    }
+    assert.deepEqual(asked, []);
+    assert.equal((await handler(deposit(state, cookie))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
+    assert.equal(logins.length, 1);
+  });
+
+  it('leaves a state free after the store failed during a deposit, so that the retry succeeds', async () => {
+    const inner = createStorage({ driver: memoryDriver() });
+    let failNextResult = true;
+    const store = createStorage({
+      driver: {
+        name: 'flaky',
+        hasItem: (key) => inner.hasItem(key),
+        getItem: (key) => inner.getItem(key),
+        setItem: async (key, value) => {
+          if (failNextResult && value.includes('"token"')) {
+            failNextResult = false;
+            throw new Error('store down');
+          }
+          await inner.setItem(key, value);
+        },
+        removeItem: (key) => inner.removeItem(key),
+        getKeys: () => inner.getKeys(),
+        clear: () => inner.clear(),
+      },
+    });
+    const { handler } = handlerWith({ store });
+    const { verifier, state } = await pair();
+    const { cookie } = await begin(handler, state);
+    const failed = await handler(deposit(state, cookie));
+    assert.equal(failed.status, 503);
+    assert.equal(failed.headers.get('retry-after'), '1');
+    const retried = await handler(deposit(state, cookie));
+    assert.equal(retried.status, 202, await retried.clone().text());
+    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
   });
 
   it('answers a CORS preflight of a listed game origin, and refuses one that is not listed', async () => {
@@ -132,6 +396,27 @@ describe('popup relay: deposit and collection', () => {
     assert.equal(allowed.headers.get('access-control-allow-origin'), GAME);
     assert.match(allowed.headers.get('access-control-allow-headers') ?? '', /content-type/i);
     assert.equal((await preflight('http://127.0.0.9:1')).status, 403);
+  });
+});
+
+describe('popup relay off (no popup option)', () => {
+  it('refuses deposits (403), answers collections and start pages 404, and keeps nothing', async () => {
+    const store = createStorage({ driver: memoryDriver() });
+    const { handler, asked } = handlerWith({ popup: undefined, store });
+    const { verifier, state } = await pair();
+    assert.equal((await handler(new Request(startUrl(state)))).status, 404);
+    assert.equal((await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl(state)))).status, 404);
+    const deposited = await handler(deposit(state, undefined));
+    assert.equal(deposited.status, 403);
+    assert.equal((await handler(post({ popup_verifier: verifier }))).status, 404);
+    assert.deepEqual(asked, []);
+    assert.deepEqual(await keysOf(store), []);
+    // A redirect login is as before.
+    assert.equal((await handler(post({ access_token: token() }))).status, 200);
+  });
+
+  it('checks the popup option at creation', () => {
+    assert.throws(() => createTokenHandler({ onLogin: () => undefined, popup: { severedOpener: 'ask' as 'confirm' } }), /severedOpener/);
   });
 });
 
@@ -180,7 +465,7 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
     const store = createStorage({ driver });
     stores.push(store);
-    return store;
+    return { store, client };
   };
 
   before(async () => {
@@ -192,25 +477,77 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     await stopRedis(redis);
   });
 
-  it('deposits through one instance and collects through the other, once', async () => {
-    const a = handlerWith({ store: await redisStore() });
-    const b = handlerWith({ store: await redisStore() });
+  it('binds and deposits through one instance and collects through the other, once', async () => {
+    const a = handlerWith({ store: (await redisStore()).store });
+    const b = handlerWith({ store: (await redisStore()).store });
     const { verifier, state } = await pair();
-    assert.equal((await a.handler(post({ access_token: token(), state }))).status, 202);
-    assert.equal((await a.handler(post({ access_token: token(), state }))).status, 409, 'the other instance sees the first deposit too');
+    const { cookie } = await begin(a.handler, state);
+    assert.equal((await b.handler(deposit(state, cookie))).status, 202, 'the other instance knows the binding');
+    assert.equal((await a.handler(deposit(state, cookie))).status, 409, 'and sees the first deposit too');
     const collected = await b.handler(post({ popup_verifier: verifier }));
     assert.equal(collected.status, 200, await collected.clone().text());
     assert.equal((await a.handler(post({ popup_verifier: verifier }))).status, 202, 'and it is gone for both');
     assert.deepEqual([a.logins.length, b.logins.length], [0, 1]);
   });
 
-  it('answers 503 while Redis is down, never logging anyone in', async () => {
-    const a = handlerWith({ store: await redisStore() });
-    await stopRedis(redis);
+  it('of two deposits at once on two instances, exactly one wins (SET NX), and its user is collected', async () => {
+    const a = handlerWith({ store: (await redisStore()).store });
+    const b = handlerWith({ store: (await redisStore()).store });
     const { verifier, state } = await pair();
-    const deposit = await a.handler(post({ access_token: token(), state }));
-    assert.equal(deposit.status, 503);
-    assert.deepEqual(await deposit.json(), { errors: ['the login store is unavailable: try again in a moment'] });
+    const { cookie } = await begin(a.handler, state);
+    const answers = await Promise.all([a.handler(deposit(state, cookie, token(C.users.gamer))), b.handler(deposit(state, cookie, token(C.users.press)))]);
+    assert.deepEqual(answers.map((answer) => answer.status).sort(), [202, 409]);
+    const winner = answers[0]!.status === 202 ? C.users.gamer : C.users.press;
+    const collected = await a.handler(post({ popup_verifier: verifier }));
+    assert.equal(((await collected.json()) as { user: { id: number } }).user.id, winner);
+  });
+
+  it('at its memory limit: 503, the token in no log line and no answer, and the state free for the retry', async () => {
+    const { store, client } = await redisStore();
+    const lines: string[] = [];
+    // itch.io answers slowly, so that Redis reaches its limit between the claim and the write of
+    // the verified login (the value that holds the token, which ioredis attaches to its error).
+    let slow = true;
+    const fetchSlowly = (async (input: string, init: RequestInit) => {
+      if (slow) await new Promise((resolve) => setTimeout(resolve, 300));
+      return fetch(input, init);
+    }) as TokenHandlerOptions['fetch'];
+    const { handler } = handlerWith({ store, fetch: fetchSlowly, onError: undefined });
+    const original = { warn: console.warn, error: console.error, log: console.log, info: console.info };
+    for (const level of ['warn', 'error', 'log', 'info'] as const) console[level] = (...args: unknown[]) => void lines.push(format(...args));
+    const { verifier, state } = await pair();
+    const accessToken = token();
+    try {
+      const { cookie } = await begin(handler, state);
+      await client.config('SET', 'maxmemory-policy', 'noeviction');
+      const refusing = handler(deposit(state, cookie, accessToken));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.config('SET', 'maxmemory', '1');
+      const refused = await refusing;
+      const body = await refused.text();
+      await client.config('SET', 'maxmemory', '0');
+      assert.equal(refused.status, 503, body);
+      assert.ok(!body.includes(accessToken), 'not in the answer');
+      assert.match(lines.join('\n'), /refused \(503\): the popup login store failed \(ReplyError OOM\)/, 'the failure was logged');
+      for (const line of lines) assert.ok(!line.includes(accessToken), `the token is in a log line: ${line}`);
+      slow = false;
+      const retried = await handler(deposit(state, cookie, accessToken));
+      assert.equal(retried.status, 202, await retried.clone().text());
+      assert.equal((await handler(post({ popup_verifier: verifier }))).status, 200);
+    } finally {
+      await client.config('SET', 'maxmemory', '0');
+      Object.assign(console, original);
+    }
+  });
+
+  it('answers 503 while Redis is down, never logging anyone in', async () => {
+    const a = handlerWith({ store: (await redisStore()).store });
+    const { verifier, state } = await pair();
+    const { cookie } = await begin(a.handler, state);
+    await stopRedis(redis);
+    const deposited = await a.handler(deposit(state, cookie));
+    assert.equal(deposited.status, 503);
+    assert.match(((await deposited.json()) as { errors: string[] }).errors[0]!, /^the popup login store failed \(\w+\): try again in a moment$/);
     assert.equal((await a.handler(post({ popup_verifier: verifier }))).status, 503);
     assert.equal(a.logins.length, 0);
   });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { createTokenHandler, type LoginContext } from '../../../src/server/index.js';
+import { createTokenHandler, type LoginContext, type TokenHandlerOptions } from '../../../src/server/index.js';
 import { readBody, send } from './site.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,6 +20,14 @@ export interface PopupWorldOptions {
   coop?: boolean;
   /** The callback page sends `Cross-Origin-Opener-Policy: same-origin` too. */
   callbackCoop?: boolean;
+  /**
+   * The top-level page is cross-origin isolated as itch.io serves "SharedArrayBuffer" games
+   * (COOP `same-origin`, COEP `require-corp`; the game frame sends COEP and CORP): the framed
+   * game's `window.open` returns null although the popup opens, without an opener.
+   */
+  isolated?: boolean;
+  /** More options of the token handler (e.g. `popup: { severedOpener: 'confirm' }`). */
+  handler?: Partial<TokenHandlerOptions>;
 }
 
 export interface PopupWorld {
@@ -30,6 +38,14 @@ export interface PopupWorld {
   top: string;
   /** The game, framed (`127.0.0.2`). */
   game: string;
+  /**
+   * A site the app does not list (`127.0.0.3`): `/open.html` opens the app's popup start page
+   * itself and answers its check; `/login.html` uses the package's own login() pointed at the
+   * app's backend; `/link.html` opens itch.io's authorization page with a state of its own.
+   */
+  evil: string;
+  /** Refusals the handler reported through onError. */
+  refusals: string[];
   /** Logins the backend made (onLogin calls), in order. */
   logins: LoginContext[];
   /** Popup deposits the backend received, with their status. */
@@ -74,7 +90,8 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
   const emulator = await startEmulator({ coop: options.coop });
   const client = C.clients.demo;
   const servers: Server[] = [];
-  const world = { emulator, logins, deposits, collected } as PopupWorld;
+  const refusals: string[] = [];
+  const world = { emulator, logins, deposits, collected, refusals } as PopupWorld;
 
   const common = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (path.startsWith('/dist/')) {
@@ -122,7 +139,10 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
   const gameServer = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await common(req, res, path)) return;
-    if (path === '/game.html') return send(res, 200, 'text/html', openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`));
+    if (path === '/game.html') {
+      const isolation = options.isolated ? { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'cross-origin' } : undefined;
+      return send(res, 200, 'text/html', openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`), isolation);
+    }
     send(res, 404, 'text/plain', 'not found');
   });
   const topServer = createServer(async (req, res) => {
@@ -136,15 +156,52 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Game page</title>
 <script>${probe.replace("'KIND'", '"top"')}</script></head><body><h1>A game page that embeds the game</h1>
 <iframe title="game" src="${world.game}/game.html${new URL(req.url ?? '/', 'http://x').search}" width="640" height="360"></iframe></body></html>`,
+        options.isolated ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : undefined,
       );
     }
     send(res, 404, 'text/plain', 'not found');
   });
-  servers.push(appServer, gameServer, topServer);
+  const evilServer = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (await common(req, res, path)) return;
+    const client = C.clients.demo;
+    const redirectUri = `${world.app}/callback.html`;
+    const query = `client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}&scope=profile%3Ame&state=`;
+    const page = (script: string, head = '') =>
+      send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Free gems</title>${head}</head><body>
+<h1>Free gems</h1><button id="go">Claim</button><output id="result"></output><script>${script}</script></body></html>`);
+    // The attacker's state, made from a verifier the attacker keeps (`?verifier=`).
+    const stateScript = `const verifier = new URLSearchParams(location.search).get('verifier');
+const digest = async () => 'p.' + btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+let state; digest().then((s) => { state = s; document.body.dataset.ready = 'yes'; });`;
+    if (path === '/open.html') {
+      // Opens the app's own start page with its state, and confirms it when asked.
+      return page(`${stateScript}
+addEventListener('message', (event) => { if (event.data && event.data.itchOAuth === 'popup-start') event.source.postMessage({ itchOAuth: 'popup-opener', state: event.data.state }, event.origin); });
+document.getElementById('go').onclick = () => window.open('${world.app}/auth/itch?${query}' + state, '_blank', 'popup,width=600,height=700');`);
+    }
+    if (path === '/link.html') {
+      // Opens itch.io's real authorization page of the real app, with its own state.
+      return page(`${stateScript}
+document.getElementById('go').onclick = () => window.open('${emulator.url}/user/oauth?${query.replace('scope', 'response_type=token&scope')}' + state, '_blank', 'popup,width=600,height=700');`);
+    }
+    if (path === '/login.html') {
+      // The package's own login(), pointed at the app's backend.
+      return page(
+        `document.body.dataset.ready = 'yes';
+document.getElementById('go').onclick = () => ItchOAuth.login({ clientId: '${client.clientId}', redirectUri: '${redirectUri}', baseUrl: '${emulator.url}', backend: '${world.app}/auth/itch', mode: 'popup' })
+  .then((r) => { document.getElementById('result').textContent = 'success ' + JSON.stringify(r.response); }, (e) => { document.getElementById('result').textContent = 'error ' + e.code; });`,
+        '<script src="/dist/itch-oauth.iife.js"></script>',
+      );
+    }
+    send(res, 404, 'text/plain', 'not found');
+  });
+  servers.push(appServer, gameServer, topServer, evilServer);
 
   world.app = await listen(appServer, '127.0.0.1', 'localhost');
   world.game = await listen(gameServer, '127.0.0.2');
   world.top = await listen(topServer, '127.0.0.1');
+  world.evil = await listen(evilServer, '127.0.0.3');
   const redirectUri = `${world.app}/callback.html`;
   emulator.addRedirectUri(client.clientId, redirectUri);
   world.buttonAttributes = `client-id="${client.clientId}" redirect-uri="${redirectUri}" base-url="${emulator.url}" backend="${world.app}/auth/itch"`;
@@ -154,6 +211,9 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
     apiBaseUrl: emulator.apiUrl,
     applicationId: client.id,
     allowedOrigins: [world.game],
+    popup: true,
+    onError: (refusal) => void refusals.push(`${refusal.status} ${refusal.code ?? ''} ${refusal.message}`),
+    ...options.handler,
     onLogin: (login) => {
       logins.push(login);
       // A framed game gets no first-party cookie: it gets a session token for its own API calls.
