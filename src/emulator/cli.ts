@@ -167,6 +167,14 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
   for (const application of emulator.store.applications) {
     output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);
   }
+  // A game "launched by the itch app": the key fromItchApp() and `login --from-itch-app` read.
+  const now = emulator.store.now().getTime();
+  const jwt = emulator.store.jwts.find((record) => record.expires_at.getTime() > now);
+  const player = jwt === undefined ? undefined : emulator.store.user(jwt.user_id);
+  if (jwt !== undefined && player !== undefined) {
+    output.out(`\nAs if launched by the itch app (${player.username}, ${jwt.scopes.join(' ')}; fromItchApp, login --from-itch-app):`);
+    output.out(`  ITCHIO_API_KEY=${jwt.token} ITCHIO_API_KEY_EXPIRES_AT=${jwt.expires_at.toISOString()}`);
+  }
   output.out('\nPress Ctrl+C to stop.');
 }
 
