@@ -22,7 +22,8 @@ const work = path.join(root, '.readme-check');
 /** How the examples' pages read once served with their default settings. */
 const PLACEHOLDERS = { '%ITCH_CLIENT_ID%': 'emu-starfall-companion', '%ITCH_BASE_URL%': 'http://127.0.0.1:8787', '%ORIGIN%': 'http://127.0.0.1:3000' };
 const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js' };
-const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http']);
+// (toml: the itch app's manifest, configuration for people to copy; there is no TOML parser here.)
+const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http', 'toml']);
 const MARKUP = new Set(['html', 'vue', 'svelte', 'tsx']);
 const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending']);
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);

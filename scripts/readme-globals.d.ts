@@ -12,7 +12,7 @@ declare const createItchClient: ItchServer['createItchClient'];
 declare const onLogin: import('itch-oauth-widget/server').TokenHandlerOptions['onLogin'];
 
 // Yours to write.
-declare function newSession(userId: number): string;
+declare function newSession(userId: number, rights?: { owner: boolean }): string;
 declare function newGameSession(userId: number): string;
 declare function servePage(request: Request): Response | Promise<Response>;
 declare function startSession(gameSession: unknown): void;
