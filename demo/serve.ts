@@ -23,6 +23,18 @@ const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
  */
 const RESOLVE = { conditions: ['module', 'browser', 'production'] };
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * Each Vite server its own dependency cache, with the pages' dependencies named up front. The site
+ * and the game are two servers with two configurations: sharing Vite's one default cache, each
+ * found the other's stale and rewrote it while the other's pages were loading, and Vite then
+ * reloaded such a page (the framed game lost its stars, and a click meant for it was lost).
+ */
+function dependencyCache(name: string) {
+  return {
+    cacheDir: fileURLToPath(new URL(`../node_modules/.vite/demo-${name}`, import.meta.url)),
+    optimizeDeps: { include: ['lit', 'lit/decorators.js'] },
+  };
+}
 const CALLBACK_PATH = '/callback.html';
 /** The capture's `data-backend`. */
 const TOKEN_PATH = BACKEND_PATHS[0];
@@ -160,6 +172,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       root: fileURLToPath(new URL('./game/', import.meta.url)),
       appType: 'mpa',
       resolve: RESOLVE,
+      ...dependencyCache('game'),
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
       server: {
@@ -205,6 +218,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       root: DEMO_ROOT,
       appType: 'mpa',
       resolve: RESOLVE,
+      ...dependencyCache('site'),
       logLevel: options.logLevel ?? 'info',
       clearScreen: false,
       server: {

@@ -1,6 +1,7 @@
 // The framed browser game: the login button (popup mode, the default in a frame), then the
 // player's name and saves through the site's backend with the session token it answered.
 import '../../src/define.js';
+import type { ItchLoginButton } from '../../src/index.js';
 
 interface GameLogin {
   user: { username: string; display_name?: string };
@@ -28,6 +29,13 @@ const status = (text: string) => {
 field('catch').addEventListener('click', () => {
   stars++;
   show();
+// Ready for the player: every listener above is attached and the login button has rendered. (Tests
+// wait for this instead of clicking into a game that is still loading.)
+void root
+  .querySelector<ItchLoginButton>('itch-login-button')!
+  .updateComplete.then(() => {
+    root.dataset['ready'] = 'true';
+  });
 });
 
 root.addEventListener('itch-login-success', async (event) => {
@@ -39,6 +47,13 @@ root.addEventListener('itch-login-success', async (event) => {
   const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
   if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
   show();
+// Ready for the player: every listener above is attached and the login button has rendered. (Tests
+// wait for this instead of clicking into a game that is still loading.)
+void root
+  .querySelector<ItchLoginButton>('itch-login-button')!
+  .updateComplete.then(() => {
+    root.dataset['ready'] = 'true';
+  });
   status(saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`);
   // The owners-only feature: offered to owners; the backend checks again when it is played.
   field('vault').hidden = !login.ownsGame;
@@ -77,3 +92,10 @@ field('save').addEventListener('click', async () => {
 });
 
 show();
+// Ready for the player: every listener above is attached and the login button has rendered. (Tests
+// wait for this instead of clicking into a game that is still loading.)
+void root
+  .querySelector<ItchLoginButton>('itch-login-button')!
+  .updateComplete.then(() => {
+    root.dataset['ready'] = 'true';
+  });

@@ -99,6 +99,13 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
             return;
           }
         }
+        // The callback document that delivers the token stops before its icon link, so the browser
+        // asks for the default icon: no icon, and no error in the console.
+        if (pathname === '/favicon.ico') {
+          res.writeHead(204);
+          res.end();
+          return;
+        }
         if (paths.has(pathname)) {
           backend(req, res).catch(next);
           return;

@@ -47,6 +47,10 @@ ${store.applications.map(
     ),
   );
 
+  // A browser that asks anyway (a page opened before its icon link was read, a bookmark) gets no
+  // icon and no error.
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
   app.notFound((c) => {
     if (c.req.path.startsWith('/api/')) return c.json({ errors: [API_ERRORS.invalidEndpoint] }, 404);
     return c.text('Not found', 404);

@@ -16,7 +16,8 @@ function originSource(origin: string): string {
 /**
  * Security headers of the emulator's HTML pages: a strict CSP (no script at all, the inline
  * stylesheet allowed by nonce, no framing), `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer`
- * (the pages' URLs carry `state`, and the callback URL carries the token), `Cache-Control: no-store`.
+ * (the pages' URLs carry `state`, and the callback URL carries the token), `Cache-Control: no-store`;
+ * images only from `data:` (the pages' inline icon).
  * Cross-Origin-Opener-Policy is left unset on purpose: a login popup must keep its opener.
  *
  * @param formTarget the origin a form on the page may lead to besides the emulator's own (after
@@ -28,6 +29,9 @@ export function pageSecurityHeaders(formTarget: (c: Context) => string = () => '
     contentSecurityPolicy: {
       defaultSrc: ["'none'"],
       styleSrc: [NONCE],
+      // The page's own icon (ICON below), so that the browser asks for no /favicon.ico, which
+      // `default-src 'none'` would block with a console error in Firefox.
+      imgSrc: ['data:'],
       formAction: ["'self'", (c) => originSource(formTarget(c))],
       frameAncestors: ["'none'"],
       baseUri: ["'none'"],
@@ -44,6 +48,9 @@ export function pageSecurityHeaders(formTarget: (c: Context) => string = () => '
   };
   return [headers, noStore];
 }
+
+/** itch.io's red square, inline: the pages' icon. */
+const ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#fa5c5c"/></svg>')}`;
 
 const STYLES = `
 :root {
@@ -138,6 +145,7 @@ export function renderPage(c: Context<PageEnv>, title: string, content: Markup):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="${ICON}">
 <title>${title} · itch.io emulator</title>
 <style nonce="${nonce}">${raw(STYLES)}</style>
 </head>

@@ -4,6 +4,7 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
+import { gameReady } from './support/demo-game.js';
 
 const SESSION_COOKIE = 'starfall_session';
 
@@ -149,9 +150,10 @@ test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
 test('the browser game framed from another site logs in through a popup, shows the player and saves progress', async ({ page, context }) => {
   expect(new URL(demo.gameUrl).hostname).toBe('localhost');
   await page.goto(`${demo.url}/#play`);
-  const game = page.frameLocator('iframe.game-frame');
+  const game = await gameReady(page);
   await game.getByRole('button', { name: 'Catch a falling star' }).click();
   await game.getByRole('button', { name: 'Catch a falling star' }).click();
+  await expect(game.locator('[data-stars]')).toHaveText('2');
 
   const popupOpened = context.waitForEvent('page');
   await game.getByRole('button', { name: 'Log in to save' }).click();
@@ -167,8 +169,9 @@ test('the browser game framed from another site logs in through a popup, shows t
 
   // The same player on a fresh visit finds the stars again after logging in.
   await page.reload();
+  const reloaded = await gameReady(page);
   const again = context.waitForEvent('page');
-  await page.frameLocator('iframe.game-frame').getByRole('button', { name: 'Log in to save' }).click();
+  await reloaded.getByRole('button', { name: 'Log in to save' }).click();
   const second = await again;
   await second.getByLabel('Log in as').selectOption(String(C.users.gamer));
   await second.getByRole('button', { name: 'Approve' }).click();

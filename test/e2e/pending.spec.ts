@@ -5,14 +5,10 @@
 // real Chromium, with a backend that holds the POST.
 import { inflateSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { startFlow, startSite, type Site } from './support/site.js';
+import { STRICT_CSP, startFlow, startSite, type Site } from './support/site.js';
 
 const TOKEN = 'itchKEY_pending_0123456789abcdef';
 const DARK_AND_LIGHT = '<meta name="color-scheme" content="light dark">';
-/** The README's Content-Security-Policy for the callback page, with Trusted Types enforced. */
-const STRICT_CSP =
-  "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
-  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture lit-html";
 
 let site: Site;
 let release: () => void;
@@ -194,8 +190,6 @@ test.describe('under the README strict CSP with Trusted Types enforced', () => {
     test(`the pending view, the POST and the clean callback page work, with no violation (${capture} file)`, async ({ page }) => {
       const errors: string[] = [];
       page.on('console', (message) => {
-        // (The test site has no favicon.)
-        if (message.location().url.endsWith('/favicon.ico')) return;
         if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text());
       });
       page.on('pageerror', (error) => errors.push(String(error)));

@@ -65,6 +65,14 @@ describe('GET /user/oauth: a valid request', () => {
     assert.equal(page.headers.get('cross-origin-opener-policy'), null, 'a login popup keeps its opener');
   });
 
+  test('declares an inline icon its CSP allows, and answers /favicon.ico with 204', async () => {
+    const page = await openAuthorization(emulator, valid());
+    assert.match(page.headers.get('content-security-policy') ?? '', /img-src data:/);
+    assert.match(page.html, /<link rel="icon" href="data:image\/svg\+xml,/);
+    const favicon = await fetch(`${emulator.url}/favicon.ico`);
+    assert.equal(favicon.status, 204);
+  });
+
   test('sends Cross-Origin-Opener-Policy: same-origin with coop, as an authorization server may', async () => {
     const severing = await startEmulator({ coop: true });
     try {

@@ -10,6 +10,11 @@ import type { Page } from '@playwright/test';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const probeSource = readFileSync(new URL('./hostile-probe.js', import.meta.url), 'utf8');
 
+/** The README's Content-Security-Policy for the callback page, with Trusted Types enforced. */
+export const STRICT_CSP =
+  "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture lit-html";
+
 /** Every kind of third-party script a callback page might carry. */
 export const HOSTILE_KINDS = ['inline', 'classic', 'defer', 'async', 'module', 'inline-module', 'body-inline'] as const;
 
@@ -67,6 +72,8 @@ export interface Site {
   backendCalls: BackendCall[];
   /** Everything the hostile scripts reported. */
   collected: string[];
+  /** The bodies of the CSP violation reports sent to `/csp-report` (a policy's `report-uri`). */
+  cspReports: string[];
   /** What the fake authorization endpoint puts in the fragment: `token` or an error. */
   authorizeWith: { token?: string; error?: string };
   close(): Promise<void>;
@@ -134,6 +141,7 @@ export async function startSite(): Promise<Site> {
     slowPaths: {},
     backendCalls: [],
     collected: [],
+    cspReports: [],
     authorizeWith: { token: 'TOKEN' },
   };
 
@@ -157,6 +165,10 @@ export async function startSite(): Promise<Site> {
       site.collected.push(`${req.url} ${await readBody(req)}`);
       return send(res, 204, 'text/plain', '');
     }
+    if (path === '/csp-report') {
+      site.cspReports.push(await readBody(req));
+      return send(res, 204, 'text/plain', '');
+    }
     if (path === '/auth/itch') {
       const body = await readBody(req);
       site.backendCalls.push({ method: req.method ?? '', headers: req.headers, body });
@@ -169,7 +181,8 @@ export async function startSite(): Promise<Site> {
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
     if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`), site.page.headers);
-    if (path === '/favicon.ico') return send(res, 404, 'text/plain', '');
+    // No icon, and no failed request in any engine's console.
+    if (path === '/favicon.ico') return send(res, 204, 'text/plain', '');
     if (path === '/game.html' && site.game) return send(res, 200, 'text/html', site.game);
     // Any other path: a plain page of the game site (start page, return-to targets).
     return send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1></body></html>`);
@@ -206,20 +219,22 @@ export async function startSite(): Promise<Site> {
  */
 export async function startFlow(page: Page, site: Site, state = 'S1', record: Record<string, unknown> = {}): Promise<void> {
   await page.goto(`${site.url}/game.html`);
-  await page.evaluate(
-    ([key, value]) => sessionStorage.setItem(key!, value!),
-    [
-      `itch-oauth:state:${state}`,
-      JSON.stringify({
-        returnTo: '/return.html?from=login',
-        mode: 'redirect',
-        clientId: 'client',
-        redirectUri: `${site.url}/callback.html`,
-        scope: 'profile:me',
-        baseUrl: site.authUrl,
-        createdAt: Date.now(),
-        ...record,
-      }),
-    ],
-  );
+  await page.evaluate(([key, value]) => sessionStorage.setItem(key!, value!), flowRecord(site, state, record));
+}
+
+/** The sessionStorage key and value the button saves for a login under `state`. */
+export function flowRecord(site: Site, state = 'S1', record: Record<string, unknown> = {}): [string, string] {
+  return [
+    `itch-oauth:state:${state}`,
+    JSON.stringify({
+      returnTo: '/return.html?from=login',
+      mode: 'redirect',
+      clientId: 'client',
+      redirectUri: `${site.url}/callback.html`,
+      scope: 'profile:me',
+      baseUrl: site.authUrl,
+      createdAt: Date.now(),
+      ...record,
+    }),
+  ];
 }

@@ -1,0 +1,138 @@
+// Chromium (CDP) and Firefox (WebDriver BiDi) through puppeteer-core: one browser per run, a
+// fresh browser context (its own cookies and storage) per session.
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
+import type { Engine, EngineName, Session } from './driver.js';
+import { callExpression } from './source.js';
+
+/** The project's Chromium flags (as in playwright.config.ts). */
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * Firefox as a player has it: automation turns off the popup blocker and cookie partitioning
+ * (puppeteer's profile sets `cookieBehavior0` and `dom.disable_open_during_load: false`), which
+ * would let the popup and framed-game tests prove less than they seem. These are Firefox's
+ * defaults: popups only from a user action, and Total Cookie Protection (dynamic first-party
+ * isolation, cookieBehavior 5).
+ */
+export const FIREFOX_DEFAULTS = {
+  'dom.disable_open_during_load': true,
+  'network.cookie.cookieBehavior': 5,
+  'browser.contentblocking.features.standard': '-tp,tpPrivate,cookieBehavior5,cookieBehaviorPBM5,-cryptoTP,-fp',
+};
+
+class PuppeteerSession implements Session {
+  readonly problems: string[] = [];
+  readonly #context: BrowserContext;
+  readonly #ids = new WeakMap<Page, string>();
+  #count = 0;
+  #page: Page;
+  #frame: Frame;
+
+  constructor(readonly engine: EngineName, context: BrowserContext, page: Page) {
+    this.#context = context;
+    this.#page = page;
+    this.#frame = page.mainFrame();
+    this.#watch(page);
+  }
+
+  #watch(page: Page): void {
+    if (this.#ids.has(page)) return;
+    this.#ids.set(page, `window-${this.#count++}`);
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warn') this.problems.push(`${message.type()}: ${message.text()} (${message.location().url ?? ''})`);
+    });
+    page.on('pageerror', (error) => this.problems.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  async goto(url: string): Promise<void> {
+    await this.#page.goto(url, { waitUntil: 'load' });
+    this.#frame = this.#page.mainFrame();
+  }
+
+  async start(url: string): Promise<void> {
+    this.#frame = this.#page.mainFrame();
+    await this.#frame.evaluate(`setTimeout(() => location.assign(${JSON.stringify(url)}))`);
+  }
+
+  url(): Promise<string> {
+    return this.#page.mainFrame().evaluate('location.href') as Promise<string>;
+  }
+
+  async back(): Promise<void> {
+    this.#frame = this.#page.mainFrame();
+    await this.#page.goBack({ waitUntil: 'load' });
+  }
+
+  async click(selector: string): Promise<void> {
+    const element = await this.#frame.waitForSelector(selector, { timeout: 10_000 });
+    await element!.click();
+  }
+
+  async select(selector: string, value: string): Promise<void> {
+    await this.#frame.waitForSelector(selector, { timeout: 10_000 });
+    await this.#frame.select(selector, value);
+  }
+
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<Awaited<T>> {
+    return this.#frame.evaluate(callExpression(fn as (...args: never[]) => unknown, args)) as Promise<Awaited<T>>;
+  }
+
+  /**
+   * Popups are watched from the moment a call finds them here (Firefox's `targetcreated` hands
+   * over another Page object than `pages()` for the same window, so that event is not used).
+   */
+  async windows(): Promise<string[]> {
+    const pages = await this.#context.pages();
+    return pages.filter((page) => !page.isClosed()).map((page) => {
+      this.#watch(page);
+      return this.#ids.get(page)!;
+    });
+  }
+
+  async switchToWindow(handle: string): Promise<void> {
+    const page = (await this.#context.pages()).find((candidate) => this.#ids.get(candidate) === handle);
+    if (page === undefined) throw new Error(`no window ${handle}`);
+    // Brought to the front, as a window the player turns to is (WebDriver's switch does this too):
+    // a page left in the background has its timers throttled, in Firefox by seconds.
+    await page.bringToFront();
+    this.#page = page;
+    this.#frame = page.mainFrame();
+  }
+
+  async closeWindow(): Promise<void> {
+    await this.#page.close({ runBeforeUnload: false });
+  }
+
+  async enterFrame(selector: string): Promise<void> {
+    const element = await this.#frame.waitForSelector(selector, { timeout: 10_000 });
+    const frame = await element!.contentFrame();
+    if (frame === null) throw new Error(`${selector} is not a frame`);
+    this.#frame = frame;
+  }
+
+  async leaveFrames(): Promise<void> {
+    this.#frame = this.#page.mainFrame();
+  }
+
+  async close(): Promise<void> {
+    await this.#context.close();
+  }
+}
+
+/** Launches Chromium or Firefox at `executablePath`, headless. */
+export async function launchPuppeteerEngine(name: 'chromium' | 'firefox', executablePath: string): Promise<Engine> {
+  const browser: Browser =
+    name === 'chromium'
+      ? await puppeteer.launch({ browser: 'chrome', executablePath, headless: true, args: CHROMIUM_ARGS })
+      : await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, extraPrefsFirefox: FIREFOX_DEFAULTS });
+  const version = await browser.version();
+  return {
+    name,
+    version,
+    newSession: async () => {
+      const context = await browser.createBrowserContext();
+      return new PuppeteerSession(name, context, await context.newPage());
+    },
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,389 @@
+// The flows where engines differ, written once and run in every engine through `Session`
+// (test/engines/driver.ts), on the servers of the e2e suite: the demo (`startDemo`), the game site
+// (test/e2e/support/site.ts) and the three-site popup world (test/e2e/support/popup-world.ts).
+// Every wait is for a signal (an address, a text, a request the server saw), never for a time.
+// Lean on purpose: about one page load per step that proves something.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { RunningDemo } from '../../demo/serve.js';
+import { popupStateOf } from '../../src/core/state.js';
+import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
+import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
+import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
+import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
+
+export interface ScenarioContext {
+  /** The demo, started once for the whole run. */
+  demo(): Promise<RunningDemo>;
+  /** A line for the report: what this engine could not check, and why. */
+  note(text: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  run(session: Session, context: ScenarioContext): Promise<void>;
+}
+
+const TOKEN = 'itchKEY_engines_0123456789abcdef';
+const DARK_AND_LIGHT = '<meta name="color-scheme" content="light dark">';
+
+/** No console error or warning, where the engine can report them; else a note that says so. */
+function expectCleanConsole(session: Session, context: ScenarioContext, ignore?: RegExp): void {
+  if (session.problems === undefined) {
+    context.note(`console not checked: ${session.engine} is driven over WebDriver classic, which cannot read the console (WebKitGTK's driver has no BiDi)`);
+    return;
+  }
+  assert.deepEqual(
+    session.problems.filter((problem) => !ignore?.test(problem)),
+    [],
+    'the console stays clean',
+  );
+}
+
+/**
+ * Two favicon messages of the popup world that are not this issue's to fix, matched exactly: its
+ * servers answer /favicon.ico with 404, which Chromium logs (test/e2e/support/popup-world.ts), and
+ * the token handler's popup start page has `default-src 'none'` without an icon, so Firefox logs
+ * the blocked /favicon.ico as a CSP error (src/server/popup-start-page.ts; the emulator's pages had
+ * the same bug, fixed with an inline icon and `img-src data:`). Both files belong to issue 16's
+ * popup rewrite; this goes once they are fixed.
+ */
+const POPUP_WORLD_FAVICON =
+  /^error: Failed to load resource: .* 404 .*\/favicon\.ico\)$|^uncaught: Content-Security-Policy: .* \(img-src\) at http:\/\/localhost:\d+\/favicon\.ico because it violates the following directive: “default-src 'none'”$/;
+
+/** Opens the game site's page and saves the flow record the button would have saved. */
+async function startFlow(session: Session, site: Site): Promise<void> {
+  await session.goto(`${site.url}/game.html`);
+  await session.evaluate((key: string, value: string) => sessionStorage.setItem(key, value), ...flowRecord(site));
+}
+
+/** The kinds of hostile script that reported to the site so far; none may have seen the token. */
+function reportingKinds(site: Site): string[] {
+  for (const report of site.collected) assert.ok(!report.includes(TOKEN), `a hostile script saw the token: ${report.slice(0, 300)}`);
+  return [...new Set(site.collected.map((report) => JSON.parse(report.slice(report.indexOf(' ') + 1)).kind as string))].sort();
+}
+
+/** Waits until the login button's shadow button has rendered (the element is defined and drawn). */
+function buttonReady(session: Session, selector: string): Promise<true> {
+  return waitFor(`${selector} to render`, () => session.evaluate((s: string) => document.querySelector(s)?.shadowRoot?.querySelector('button') != null, selector));
+}
+
+async function approveOnConsentPage(session: Session, emulatorUrl: string, userId: number): Promise<void> {
+  await waitForUrl(session, "the emulator's consent page", (url) => url.origin === emulatorUrl && url.pathname === '/user/oauth');
+  await session.select('#user', String(userId));
+  await session.click('button[value="approve"]');
+}
+
+const redirectLogin: Scenario = {
+  name: 'redirect login on the demo: the token gone from the address, history and timeline; Back reaches no token',
+  async run(session, context) {
+    const demo = await context.demo();
+    const emulator = demo.emulator!;
+    const keysBefore = emulator.store.apiKeys.length;
+    await session.goto(`${demo.url}/`);
+    await buttonReady(session, '.hero itch-login-button');
+    await session.click('.hero itch-login-button');
+    await approveOnConsentPage(session, emulator.url, C.users.gamer);
+    await waitForUrl(session, 'the account page', (url) => url.href === `${demo.url}/account.html`);
+    await waitForText(session, '#profile-name', "the player's name", (text) => text === 'Mossy Pine');
+    assert.equal(emulator.store.apiKeys.length, keysBefore + 1, 'one token issued');
+    const token = emulator.store.apiKeys.at(-1)!.key;
+
+    const traces = await session.evaluate(() =>
+      JSON.stringify({
+        href: location.href,
+        state: history.state,
+        navigationEntries: performance.getEntriesByType('navigation').map((entry) => entry.name),
+        timeline: performance.getEntries().map((entry) => entry.name),
+        navigationApi: 'navigation' in window ? (window as unknown as { navigation: { entries(): { url: string }[] } }).navigation.entries().map((entry) => entry.url) : 'absent',
+      }),
+    );
+    assert.ok(!traces.includes(token) && !traces.includes('access_token'), `the token is in ${traces}`);
+    if (traces.includes('"navigationApi":"absent"')) context.note('no Navigation API in this engine: its entries are not checked');
+
+    await session.back();
+    const previous = await waitForUrl(session, 'the page before the account page', (url) => url.pathname !== '/account.html');
+    assert.ok(!previous.includes(token) && !previous.includes('access_token'), `Back reached ${previous}`);
+    assert.notEqual(new URL(previous).pathname, '/callback.html', 'the callback page is not in the history');
+    expectCleanConsole(session, context);
+  },
+};
+
+const pendingNoScripts: Scenario = {
+  name: 'pending view: while the backend holds the POST, no later script of the token document runs',
+  async run(session, context) {
+    const site = await startSite();
+    let release = () => {};
+    site.backendHold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      site.page = { headStart: DARK_AND_LIGHT };
+      await startFlow(session, site);
+      await session.start(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+      await waitFor('the backend to hold the POST', async () => site.backendCalls.length === 1);
+      await waitForText(session, 'output', 'the pending view', (text) => text === 'Signing you in…');
+      // Parsed to the end, and the capture's is the only script element in the document: the
+      // hostile scripts after it became text, so none of them can run, now or later.
+      const parsed = await waitFor('the document to be complete', () =>
+        session.evaluate(() => (document.readyState === 'complete' ? { scripts: document.scripts.length, href: location.href } : undefined)),
+      );
+      assert.equal(parsed.scripts, 1);
+      assert.ok(!parsed.href.includes(TOKEN), `the address still holds the token: ${parsed.href}`);
+      assert.deepEqual(reportingKinds(site), []);
+      release();
+      await waitForUrl(session, 'the return-to', (url) => url.href === `${site.url}/return.html?from=login`);
+      assert.equal(site.backendCalls.length, 1);
+      assert.deepEqual(reportingKinds(site), []);
+      expectCleanConsole(session, context);
+    } finally {
+      release();
+      await site.close();
+    }
+  },
+};
+
+const pendingStrictCsp: Scenario = {
+  name: "pending view under the README's CSP with Trusted Types: no violation (reports checked by a control)",
+  async run(session, context) {
+    const site = await startSite();
+    let release = () => {};
+    site.backendHold = new Promise<void>((resolve) => (release = resolve));
+    // Violations are reported to the site: every engine sends reports, whether or not its
+    // console can be read.
+    const policy = `${STRICT_CSP}; report-uri /csp-report`;
+    try {
+      site.page = {
+        noRedirect: true,
+        hostile: false,
+        headStart: DARK_AND_LIGHT,
+        headers: { 'Content-Security-Policy': policy },
+        body: '<itch-oauth-callback no-redirect></itch-oauth-callback><script src="/dist/itch-oauth.iife.js"></script>',
+      };
+      await startFlow(session, site);
+      await session.start(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+      await waitFor('the backend to hold the POST', async () => site.backendCalls.length === 1);
+      await waitForText(session, 'output', 'the pending view', (text) => text === 'Signing you in…');
+      release();
+      await waitForUrl(session, 'the clean callback page', (url) => url.href === `${site.url}/callback.html`);
+      await waitFor('the callback element to show the login', () =>
+        session.evaluate(() => /logged in/i.test(document.querySelector('itch-oauth-callback')?.shadowRoot?.textContent ?? '')),
+      );
+      const trustedTypes = await session.evaluate(() => typeof (window as { trustedTypes?: unknown }).trustedTypes !== 'undefined');
+      if (!trustedTypes) context.note(`${session.engine} has no Trusted Types: only script-src is enforced here`);
+      expectCleanConsole(session, context);
+
+      // The control: an inline script under the same policy is blocked and reported by this
+      // engine. Reports are sent in order, so the control's arriving means none came before it.
+      site.page = { capture: 'none', hostile: false, headers: { 'Content-Security-Policy': policy }, body: '<script>document.title = "inline script ran";</script>' };
+      await session.goto(`${site.url}/callback.html?control`);
+      await waitFor('the control violation to be reported', async () => site.cspReports.length > 0);
+      assert.notEqual(await session.evaluate(() => document.title), 'inline script ran');
+      assert.equal(site.cspReports.length, 1, `violations: ${site.cspReports.join('\n')}`);
+      assert.match(site.cspReports[0]!, /callback\.html\?control/);
+    } finally {
+      release();
+      await site.close();
+    }
+  },
+};
+
+const hostileControl: Scenario = {
+  name: 'hostile probes, control: without the capture, every kind of script reports the token',
+  async run(session) {
+    const site = await startSite();
+    try {
+      site.page = { capture: 'none' };
+      await startFlow(session, site);
+      await session.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+      await waitFor('every kind of probe to report', async () =>
+        new Set(site.collected.map((report) => JSON.parse(report.slice(report.indexOf(' ') + 1)).kind)).size === HOSTILE_KINDS.length,
+      );
+      assert.ok(site.collected.some((report) => report.includes(TOKEN)), 'the probes work in this engine: they found the token');
+    } finally {
+      await site.close();
+    }
+  },
+};
+
+const hostileCapture: Scenario = {
+  name: 'hostile probes behind the capture: every kind runs in the clean document, none sees the token',
+  async run(session, context) {
+    const site = await startSite();
+    try {
+      site.page = { capture: 'capture', noRedirect: true };
+      await startFlow(session, site);
+      await session.start(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+      await waitFor('the POST', async () => site.backendCalls.length === 1);
+      await waitForUrl(session, 'the clean callback page', (url) => url.href === `${site.url}/callback.html`);
+      await waitFor('every kind of probe to report from the clean document', async () => reportingKinds(site).length === HOSTILE_KINDS.length);
+      assert.deepEqual(reportingKinds(site), [...HOSTILE_KINDS].sort());
+      expectCleanConsole(session, context);
+    } finally {
+      await site.close();
+    }
+  },
+};
+
+/** The framed game on the top-level page of another site, its login button rendered. */
+async function openFramedGame(session: Session, world: PopupWorld): Promise<string> {
+  await session.goto(`${world.top}/top.html`);
+  const [main] = await session.windows();
+  await session.enterFrame('iframe[title="game"]');
+  await buttonReady(session, 'itch-login-button');
+  return main!;
+}
+
+const framedPopupLogin: Scenario = {
+  name: "framed game (cross-site, storage and cookies partitioned, popup blocker on) logs in through a popup; the token stays out of the game's side",
+  async run(session, context) {
+    const world = await startPopupWorld();
+    try {
+      // The popup blocker: a page that calls window.open while it loads, with no click. (Not a
+      // script of the driver's: puppeteer runs those with a user activation.) Firefox's blocker is
+      // on as players have it (puppeteer-session.ts); headless Chromium has none.
+      const opener = "<title>opening</title><script>var w = window.open('about:blank'); document.title = w ? 'allowed' : 'blocked'; if (w) w.close();</script>";
+      await session.goto(`data:text/html,${encodeURIComponent(opener)}`);
+      const blocker = await session.evaluate(() => document.title);
+      if (session.engine === 'firefox') assert.equal(blocker, 'blocked', "Firefox's popup blocker is off: the popup tests prove less than they seem");
+      else context.note(`popup blocker: a window.open without a click was ${blocker}`);
+
+      // The game's site, opened top-level, keeps a value in its first-party storage.
+      await session.goto(`${world.game}/game.html`);
+      await session.evaluate(() => localStorage.setItem('first-party', 'yes'));
+
+      const main = await openFramedGame(session, world);
+      // Framed under another site it has other storage, and a cookie it sets stays in the frame's
+      // partition (or is refused): partitioning is really on in this engine.
+      const framed = await session.evaluate(() => {
+        document.cookie = 'framed=yes; Path=/';
+        return { local: localStorage.getItem('first-party') };
+      });
+      assert.equal(framed.local, null, "the framed game sees its site's first-party storage: storage is not partitioned");
+
+      const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
+      await session.switchToWindow(popup);
+      await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
+      await session.switchToWindow(main);
+      await session.enterFrame('iframe[title="game"]');
+      const result = await waitForText(session, '#result', 'the outcome', (text) => text !== '', 20_000);
+      assert.match(result, /^itch-login-success /);
+      assert.equal(JSON.parse(result.slice(result.indexOf(' ') + 1)).response.user.id, C.users.gamer);
+      await waitFor('the popup to close itself', async () => (await session.windows()).length === 1);
+      assert.equal(world.logins.length, 1);
+      await waitFor('the probes to report', async () => world.collected.length > 0);
+      for (const report of world.collected) assert.ok(!report.includes(world.logins[0]!.token), `a probe saw the token: ${report.slice(0, 300)}`);
+      expectCleanConsole(session, context, POPUP_WORLD_FAVICON);
+
+      // Back on the game's own site, top-level: the cookie set in the frame is not there.
+      await session.leaveFrames();
+      await session.goto(`${world.game}/game.html`);
+      const firstParty = await session.evaluate(() => document.cookie);
+      assert.ok(!firstParty.includes('framed=yes'), `the framed game's cookie reached its first-party jar: cookies are not partitioned (${firstParty})`);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+const popupClosed: Scenario = {
+  name: 'popup closed by the player: the game reports popup_closed and nobody is logged in',
+  async run(session) {
+    const world = await startPopupWorld();
+    try {
+      const main = await openFramedGame(session, world);
+      const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
+      await session.switchToWindow(popup);
+      await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth');
+      // A popup that reads as closed within 2.5 s of its opener check is taken for one severed by
+      // COOP, whose outcome may still come (src/core/login.ts, SEVERED_WITHIN_MS): this player
+      // closes it later than that. The check happened before the popup went on to itch.io, so
+      // 2.6 s after the consent page shows is past it: a lower bound the rule sets, which a slow
+      // machine only makes safer (not a guess at how long something takes).
+      const consentShownAt = Date.now();
+      await waitFor('2.6 s since the consent page showed', async () => Date.now() - consentShownAt > 2_600);
+      await session.closeWindow();
+      await session.switchToWindow(main);
+      await session.enterFrame('iframe[title="game"]');
+      const result = await waitForText(session, '#result', 'the outcome', (text) => text !== '', 20_000);
+      assert.match(result, /^itch-login-error .*"code":"popup_closed"/);
+      assert.equal(world.logins.length, 0);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, popupClosed];
+
+/** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
+const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
+
+/** The attacker's pair: a verifier it keeps, and the state made from it. */
+async function attackerPair(): Promise<{ verifier: string; state: string }> {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, state: await popupStateOf(verifier) };
+}
+
+/** The attacker collects with its verifier, claiming every Origin it might: nothing comes back. */
+async function expectAttackerCollectsNothing(world: PopupWorld, verifier: string): Promise<void> {
+  for (const origin of [undefined, world.app, world.game, world.evil]) {
+    const answer = await fetch(`${world.app}/auth/itch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(origin === undefined ? {} : { Origin: origin }) },
+      body: JSON.stringify({ popup_verifier: verifier }),
+    });
+    const body = (await answer.json()) as { user?: unknown };
+    assert.notEqual(answer.status, 200, `collecting with Origin ${origin}`);
+    assert.equal(body.user, undefined, `collecting with Origin ${origin}`);
+    assert.equal(answer.headers.get('set-cookie'), null);
+  }
+  assert.deepEqual(world.logins, [], 'onLogin never ran');
+}
+
+const attackerLink: Scenario = {
+  name: 'attack: a link to itch.io with an attacker-picked state; the victim approves, the callback refuses, the attacker collects nothing',
+  async run(session) {
+    const world = await startPopupWorld();
+    try {
+      const { verifier, state } = await attackerPair();
+      const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, response_type: 'token', scope: 'profile:me', state });
+      await session.goto(`${world.emulator.url}/user/oauth?${query}`);
+      await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
+      await waitForUrl(session, 'the clean callback page', (url) => url.href === `${world.app}/callback.html`);
+      await waitFor('the callback to refuse the state', () =>
+        session.evaluate((words: string) => (document.querySelector('itch-oauth-callback')?.shadowRoot?.textContent ?? '').includes(words), STATE_MISMATCH_WORDS),
+      );
+      assert.deepEqual(world.deposits, [403], 'the deposit was refused');
+      await expectAttackerCollectsNothing(world, verifier);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+const hostileOpener: Scenario = {
+  name: "attack: a page on an unlisted site opens the app's popup start page and answers its check itself; no login",
+  async run(session) {
+    const world = await startPopupWorld();
+    try {
+      const { verifier } = await attackerPair();
+      await session.goto(`${world.evil}/open.html?verifier=${verifier}`);
+      await waitFor("the attacker's page to be ready", () => session.evaluate(() => document.body.dataset['ready'] === 'yes'));
+      const popup = await newWindowFrom(session, () => session.click('#go'));
+      await session.switchToWindow(popup);
+      await waitForText(session, '[role="status"], output', 'the refusal', (text) => text.includes('is not allowed to log in to this site'));
+      assert.ok((await session.url()).startsWith(world.app), 'never went on to itch.io');
+      assert.ok(world.refusals.join('\n').includes(`(${JSON.stringify(world.evil)}) is not on this origin nor in allowedOrigins`), world.refusals.join('\n'));
+      await expectAttackerCollectsNothing(world, verifier);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+/**
+ * The popup-binding attacks of the security issue (16), in every engine: a link with a state the
+ * attacker chose collects nothing; a hostile opener on a site not in `allowedOrigins` gets nothing.
+ * (The rest of issue 16's attacks, and the cross-origin-isolated game, are in
+ * test/e2e/popup-binding.spec.ts, in Chromium.)
+ */
+export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];

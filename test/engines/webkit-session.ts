@@ -1,0 +1,157 @@
+// WebKitGTK through its WebDriver (WebKitWebDriver driving MiniBrowser) with WebdriverIO, in
+// WebDriver classic: WebKitGTK's driver has no BiDi, so console messages cannot be read (a
+// session's `problems` is undefined, and the scenarios say so instead of counting zero).
+// Without a display, the engine starts its own Xvfb. One MiniBrowser per session: a fresh
+// profile, no cookies or storage from an earlier scenario.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { remote } from 'webdriverio';
+import type { Engine, EngineName, Session } from './driver.js';
+import { callExpression } from './source.js';
+
+type Browser = Awaited<ReturnType<typeof remote>>;
+
+class WebKitSession implements Session {
+  readonly problems = undefined;
+
+  constructor(readonly engine: EngineName, readonly browser: Browser) {}
+
+  async goto(url: string): Promise<void> {
+    await this.browser.navigateTo(url);
+  }
+
+  async start(url: string): Promise<void> {
+    await this.browser.executeScript('var url = arguments[0]; setTimeout(function () { location.assign(url); });', [url]);
+  }
+
+  url(): Promise<string> {
+    return this.browser.getUrl();
+  }
+
+  async back(): Promise<void> {
+    await this.browser.back();
+  }
+
+  async #element(selector: string) {
+    const element = await this.browser.$(selector);
+    await element.waitForExist({ timeout: 10_000 });
+    return element;
+  }
+
+  async click(selector: string): Promise<void> {
+    await (await this.#element(selector)).click();
+  }
+
+  async select(selector: string, value: string): Promise<void> {
+    await (await this.#element(selector)).selectByAttribute('value', value);
+  }
+
+  evaluate<T, A extends unknown[]>(fn: (...args: A) => T, ...args: A): Promise<Awaited<T>> {
+    return this.browser.executeScript(`return ${callExpression(fn as (...args: never[]) => unknown, args)};`, []) as Promise<Awaited<T>>;
+  }
+
+  windows(): Promise<string[]> {
+    return this.browser.getWindowHandles();
+  }
+
+  async switchToWindow(handle: string): Promise<void> {
+    await this.browser.switchToWindow(handle);
+  }
+
+  async closeWindow(): Promise<void> {
+    await this.browser.closeWindow();
+  }
+
+  async enterFrame(selector: string): Promise<void> {
+    await this.browser.switchFrame(await this.#element(selector));
+  }
+
+  async leaveFrames(): Promise<void> {
+    await this.browser.switchFrame(null);
+  }
+
+  async close(): Promise<void> {
+    await this.browser.deleteSession();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `Xvfb` on a free display and resolves to its name (`:N`). */
+function startXvfb(children: ChildProcess[]): Promise<string> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  children.push(xvfb);
+  return new Promise((resolve, reject) => {
+    xvfb.once('error', reject);
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
+    xvfb.stdout!.once('data', (data: Buffer) => resolve(`:${String(data).trim()}`));
+  });
+}
+
+export interface WebKitPaths {
+  driver: string;
+  miniBrowser: string;
+}
+
+/**
+ * Starts WebKitWebDriver (and Xvfb when there is no display); each session is a MiniBrowser,
+ * with Intelligent Tracking Prevention on for `webkit-itp`.
+ */
+export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: WebKitPaths): Promise<Engine> {
+  const children: ChildProcess[] = [];
+  const stop = () => {
+    for (const child of children.reverse()) if (child.exitCode === null) child.kill();
+  };
+  process.once('exit', stop);
+  try {
+    const display = process.env['DISPLAY'] || (await startXvfb(children));
+    const port = await freePort();
+    const driver = spawn(paths.driver, [`--port=${port}`], { stdio: 'ignore', env: { ...process.env, DISPLAY: display } });
+    children.push(driver);
+    const status = `http://127.0.0.1:${port}/status`;
+    for (let ready = false; !ready; ) {
+      if (driver.exitCode !== null) throw new Error(`${paths.driver} exited with ${driver.exitCode}`);
+      ready = await fetch(status).then((response) => response.ok, () => false);
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const args = ['--automation', ...(name === 'webkit-itp' ? ['--enable-itp'] : [])];
+    const open = () =>
+      remote({
+        hostname: '127.0.0.1',
+        port,
+        logLevel: 'error',
+        connectionRetryCount: 0,
+        capabilities: {
+          // No BiDi in WebKitGTK: WebdriverIO must not ask for it.
+          'wdio:enforceWebDriverClassic': true,
+          timeouts: { script: 10_000, pageLoad: 30_000, implicit: 0 },
+          'webkitgtk:browserOptions': { binary: paths.miniBrowser, args },
+        } as WebdriverIO.Capabilities,
+      });
+    const first = await open();
+    const version = `WebKitGTK ${String((first.capabilities as { browserVersion?: string }).browserVersion ?? '?')} (MiniBrowser ${args.join(' ')})`;
+    await first.deleteSession();
+    return {
+      name,
+      version,
+      newSession: async () => new WebKitSession(name, await open()),
+      close: async () => {
+        stop();
+        process.off('exit', stop);
+      },
+    };
+  } catch (error) {
+    stop();
+    process.off('exit', stop);
+    throw error;
+  }
+}
