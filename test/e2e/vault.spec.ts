@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
 import { VAULT } from '../../demo/server/vault.js';
+import { gameReady } from './support/demo-game.js';
 
 const STORE = 'https://pixelforge.itch.io/starfall-keep';
 
@@ -78,7 +79,8 @@ test('signed out, the vault answers 401 and the page offers the login', async ({
 /** Logs in inside the framed game (popup mode) as `userId`. */
 async function logInToGame(page: Page, userId: number): Promise<ReturnType<Page['frameLocator']>> {
   await page.goto(`${demo.url}/#play`);
-  const game = page.frameLocator('iframe.game-frame');
+  // (Once the page has scrolled to the game and the game is ready: a click during the scroll misses it.)
+  const game = await gameReady(page);
   const popupOpened = page.context().waitForEvent('page');
   await game.getByRole('button', { name: 'Log in to save' }).click();
   const popup = await popupOpened;
@@ -154,7 +156,8 @@ test.describe('with --owners-only (the login itself requires owning the game)', 
 
   test("the framed game's popup login of a non-owner fails with not_owner, and the game says where to get it", async ({ page, context }) => {
     await page.goto(`${ownersOnly.url}/#play`);
-    const game = page.frameLocator('iframe.game-frame');
+    // (Once the page has scrolled to the game and the game is ready: a click during the scroll misses it.)
+    const game = await gameReady(page);
     const popupOpened = context.waitForEvent('page');
     await game.getByRole('button', { name: 'Log in to save' }).click();
     const popup = await popupOpened;
@@ -168,7 +171,8 @@ test.describe('with --owners-only (the login itself requires owning the game)', 
 
   test("the framed game's popup login of an owner goes through", async ({ page, context }) => {
     await page.goto(`${ownersOnly.url}/#play`);
-    const game = page.frameLocator('iframe.game-frame');
+    // (Once the page has scrolled to the game and the game is ready: a click during the scroll misses it.)
+    const game = await gameReady(page);
     const popupOpened = context.waitForEvent('page');
     await game.getByRole('button', { name: 'Log in to save' }).click();
     const popup = await popupOpened;
