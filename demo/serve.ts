@@ -1,10 +1,11 @@
 // `npm run demo`: the Starfall Keep site (Vite, pages in demo/) with its backend, and a local
 // itch.io (the emulator) on a second origin. With ITCH_CLIENT_ID set, real itch.io instead.
 //
-//   tsx demo/serve.ts [--port N] [--emulator-port N] [--deny-redirect]
+//   tsx demo/serve.ts [--port N] [--emulator-port N] [--deny-redirect] [--owners-only]
 //
 // Tests start it in-process: `const demo = await startDemo({ port: 0 }); … await demo.close()`.
 import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, createServer, type LogLevel, type Rolldown } from 'vite';
@@ -12,7 +13,7 @@ import { DEFAULT_BASE_URL } from '../src/core/authorize-url.js';
 import { DEFAULT_API_BASE_URL } from '../src/server/client.js';
 import { DEFAULT_SEED_CREDENTIALS, startEmulator, type DenyBehaviour, type RunningEmulator } from '../src/emulator/index.js';
 import { itchOAuthCapture } from '../src/vite/index.js';
-import { BACKEND_PATHS, createDemoBackend } from './server/backend.js';
+import { BACKEND_PATHS, createDemoBackend, type VaultSettings } from './server/backend.js';
 import { demoPlugin, fillLoginSettings, type LoginSettings } from './server/plugin.js';
 
 const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
@@ -50,6 +51,8 @@ export interface RealItchSettings {
   apiBaseUrl?: string | undefined;
   /** The application's numeric id; without it the backend accepts tokens of any application. */
   applicationId?: number | undefined;
+  /** Your game and API key, for the owners-only vault; without them the vault is not set up. */
+  vault?: VaultSettings | undefined;
 }
 
 export interface DemoOptions {
@@ -65,6 +68,12 @@ export interface DemoOptions {
   severedOpener?: 'confirm' | 'refuse' | undefined;
   /** Vite's log level; default `info`. */
   logLevel?: LogLevel | undefined;
+  /**
+   * Only owners of the game may log in at all (the token handler's `ownership.require`): the
+   * others are refused with `not_owner` on the callback page. Default: everyone logs in and only
+   * the vault is for owners.
+   */
+  ownersOnly?: boolean | undefined;
 }
 
 export interface RunningDemo {
@@ -90,7 +99,12 @@ export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchS
   if (!clientId) return undefined;
   const applicationId = env['ITCH_APPLICATION_ID']?.trim();
   if (applicationId && !/^[1-9]\d*$/.test(applicationId)) throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
+  const gameId = env['ITCH_GAME_ID']?.trim();
+  if (gameId && !/^[1-9]\d*$/.test(gameId)) throw new Error(`ITCH_GAME_ID must be a positive integer, got ${JSON.stringify(gameId)}`);
+  const storeUrl = env['ITCH_STORE_URL']?.trim();
+  if (gameId && !storeUrl) throw new Error('ITCH_STORE_URL (the game\'s itch.io page) is needed with ITCH_GAME_ID');
   return {
+    vault: gameId ? { gameId: Number(gameId), storeUrl: storeUrl!, apiKey: env['ITCH_API_KEY']?.trim() || undefined } : undefined,
     clientId,
     redirectUri: env['ITCH_REDIRECT_URI']?.trim() || undefined,
     baseUrl: env['ITCH_BASE_URL']?.trim() || undefined,
@@ -138,7 +152,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       throw new Error(`ITCH_REDIRECT_URI ${publicRedirect.href} is on another port than the demo's (${port}): pass --port ${publicRedirect.port || 80}`);
     }
     // Filled in once the server listens (the port may be picked by the OS).
-    const login: LoginSettings = { clientId: itch?.clientId ?? emulatorClient.clientId, redirectUri: '', baseUrl };
+    // The vault's game: Starfall Keep and the seeded developer's key with the emulator (its owners
+    // are DEFAULT_SEED_OWNERS), your game and key with real itch.io.
+    const seeded = DEFAULT_SEED_CREDENTIALS;
+    const vault: VaultSettings | undefined =
+      itch === undefined
+        ? { gameId: seeded.games.starfallKeep, storeUrl: 'https://pixelforge.itch.io/starfall-keep', apiKey: seeded.apiKeys.developer }
+        : itch.vault;
+    if (options.ownersOnly === true) {
+      if (vault === undefined) throw new Error('owners-only needs the game: set ITCH_GAME_ID and ITCH_STORE_URL');
+      vault.requireOwnership = true;
+    }
+    const login: LoginSettings = { clientId: itch?.clientId ?? emulatorClient.clientId, redirectUri: '', baseUrl, storeUrl: vault?.storeUrl };
 
     // The browser game, on another site (localhost vs 127.0.0.1), as itch.io frames HTML5 games
     // from html-classic.itch.zone.
@@ -177,9 +202,16 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
       avatars: itch !== undefined,
+      vault,
       severedOpener: options.severedOpener,
     });
-    const capture = itchOAuthCapture({ callback: CALLBACK_PATH, backend: TOKEN_PATH, captureSource: await buildCaptureScript() });
+    const capture = itchOAuthCapture({
+      callback: CALLBACK_PATH,
+      backend: TOKEN_PATH,
+      captureSource: await buildCaptureScript(),
+      // The pending view in the site's look: a <style> before the capture, nothing added to it.
+      pendingStyle: (await readFile(new URL('app/pending.css', import.meta.url), 'utf8')).replace(/\/\*[^]*?\*\/\s*/g, '').trim(),
+    });
 
     const vite = await createServer({
       configFile: false,
@@ -247,13 +279,19 @@ Options:
   --emulator-port N   port of the emulator (default: a free one)
   --deny-redirect     on Deny, the emulator redirects back with #error=access_denied (RFC 6749)
                       instead of showing itch.io's "access denied" page
+  --owners-only       only owners of the game may log in at all (the others are refused with
+                      not_owner); by default everyone logs in and only the vault is for owners
   -h, --help          show this help
 
 Real itch.io instead of the emulator:
   ITCH_CLIENT_ID        your OAuth application's client id (switches the emulator off)
   ITCH_REDIRECT_URI     its registered redirect URI (default http://127.0.0.1:<port>/callback.html)
   ITCH_APPLICATION_ID   its numeric id: the backend then refuses tokens of other applications
-  ITCH_BASE_URL         default https://itch.io`;
+  ITCH_BASE_URL         default https://itch.io
+  ITCH_GAME_ID          your game's id: its owners may open the vault
+  ITCH_STORE_URL        its itch.io page, where the others are sent to buy it
+  ITCH_API_KEY          your API key (server-side only) to check ownership by download key;
+                        without it the buttons would have to ask for game:view:ownership`;
 
 function portOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -269,6 +307,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       'emulator-port': { type: 'string' },
       'deny-redirect': { type: 'boolean' },
+      'owners-only': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -281,6 +320,7 @@ async function main(argv: string[]): Promise<void> {
     port: portOption('--port', values.port ?? process.env['PORT']),
     emulatorPort: portOption('--emulator-port', values['emulator-port']),
     onDeny: values['deny-redirect'] === true ? 'redirect' : 'page',
+    ownersOnly: values['owners-only'] === true,
     itch,
     logLevel: 'warn',
   });
@@ -292,6 +332,8 @@ async function main(argv: string[]): Promise<void> {
       '',
       `  Open ${demo.url} and click "Log in with itch.io", or "Log in to save" in the game under "Play in your browser".`,
       '  On the emulator\'s consent page, pick a user (no passwords) and click Approve.',
+      `  The vault (${demo.url}/vault.html) opens for owners of Starfall Keep: mossy (bought it), inkwell`,
+      '  (claimed key), bramble (bundle); fernlight, quietbyte and pixelforge are told to buy it.',
     );
   } else {
     lines.push(

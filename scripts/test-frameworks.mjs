@@ -4,14 +4,14 @@
 // the tarball are unchanged. `--build` also builds the React and Vue apps with Vite (for e2e).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pack } from './pack.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = path.join(root, 'test', 'frameworks');
-const cache = path.join(fixtures, '.cache');
 const modules = path.join(fixtures, 'node_modules');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = performance.now();
@@ -27,15 +27,6 @@ function run(command, args, cwd) {
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
   }
   return result.stdout;
-}
-
-/** The tarball of the current build, as `npm publish` would upload it. */
-function pack() {
-  if (!existsSync(path.join(root, 'dist', 'jsx.d.ts'))) throw new Error('dist/ is missing or stale: run `npm run build` first');
-  rmSync(cache, { recursive: true, force: true });
-  mkdirSync(cache, { recursive: true });
-  const [{ filename }] = JSON.parse(run(npm, ['pack', '--json', '--silent', '--pack-destination', cache], root));
-  return path.join(cache, path.basename(filename));
 }
 
 /** The fixtures' own dependencies (lockfile), then the tarball; each only when it changed. */

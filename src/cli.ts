@@ -12,6 +12,7 @@ if (command === 'emulator') {
   console.error(
     'usage: itch-oauth-widget emulator [--port N] [--host H] [--data FILE]\n' +
       '       itch-oauth-widget login --client-id ID (--redirect-uri URI | --oob) [--scope S] [--base-url U]\n' +
+      '       itch-oauth-widget login --from-itch-app [--client-id ID --redirect-uri URI]\n' +
       'Run a command with --help for its options.',
   );
   process.exit(command === undefined || command === '--help' ? 0 : 2);

@@ -37,6 +37,8 @@ export interface ItchLoginButtonAttributes extends HTMLAttributes<ItchLoginButto
 export interface ItchOAuthCallbackAttributes extends HTMLAttributes<ItchOAuthCallback> {
   /** Stay on the callback page after a successful login. */
   'no-redirect'?: boolean | null | undefined;
+  /** The game's store page, linked after a `not_owner` refusal. */
+  'store-url'?: string | null | undefined;
   /** The backend accepted the token: `detail.response` is its JSON answer. */
   'onitch-login-success'?: ItchEventHandler<ItchOAuthCallback, ItchLoginSuccessDetail> | null | undefined;
   /** The login failed: `detail.code` and `detail.message`. */

@@ -35,7 +35,7 @@ export type ItchOAuthCallbackElement = DefineCustomElement<
     'itch-login-success': ItchEvent<ItchOAuthCallback, ItchLoginSuccessDetail>;
     'itch-login-error': ItchEvent<ItchOAuthCallback, ItchLoginErrorDetail>;
   },
-  'noRedirect'
+  'noRedirect' | 'storeUrl'
 >;
 
 declare module 'vue' {

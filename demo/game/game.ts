@@ -6,6 +6,8 @@ import type { ItchLoginButton } from '../../src/index.js';
 interface GameLogin {
   user: { username: string; display_name?: string };
   gameSession: string;
+  /** Whether the player owns Starfall Keep (checked by the site's backend at login). */
+  ownsGame: boolean;
 }
 
 const root = document.querySelector<HTMLElement>('.game')!;
@@ -53,10 +55,30 @@ void root
     root.dataset['ready'] = 'true';
   });
   status(saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`);
+  // The owners-only feature: offered to owners; the backend checks again when it is played.
+  field('vault').hidden = !login.ownsGame;
+  field('pitch').hidden = login.ownsGame;
+});
+
+field('vault').addEventListener('click', async () => {
+  if (session === undefined) return;
+  const answer = await fetch(new URL('/api/game/vault', backend), { headers: { Authorization: `Bearer ${session}` } });
+  if (!answer.ok) return status('The vault stays shut: it is for owners of Starfall Keep.');
+  const vault = (await answer.json()) as { level: { name: string } };
+  status(`Vault level unlocked: ${vault.level.name}.`);
 });
 
 root.addEventListener('itch-login-error', (event) => {
-  status(event.detail.code === 'popup_closed' ? 'The login window was closed: nothing was saved.' : `Could not log in: ${event.detail.message}`);
+  const { code, message } = event.detail;
+  // not_owner: the site lets only owners log in (demo --owners-only); say where to get the game.
+  field('pitch').hidden = code !== 'not_owner';
+  status(
+    code === 'popup_closed'
+      ? 'The login window was closed: nothing was saved.'
+      : code === 'not_owner'
+        ? 'You need to own Starfall Keep to log in here.'
+        : `Could not log in: ${message}`,
+  );
 });
 
 field('save').addEventListener('click', async () => {

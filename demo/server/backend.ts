@@ -7,10 +7,11 @@ import { deleteCookie, generateCookie, getCookie } from 'hono/cookie';
 import { parse as parseCookies, type CookieOptions } from 'hono/utils/cookie';
 import { cors } from 'hono/cors';
 import { csrf } from 'hono/csrf';
-import { createTokenHandler, type User } from '../../src/server/index.js';
+import { createTokenHandler, type Owns, type User } from '../../src/server/index.js';
+import { VAULT } from './vault.js';
 
 /** The paths the backend answers; everything else is the site's pages. */
-export const BACKEND_PATHS = ['/auth/itch', '/api/session', '/logout', '/api/game/progress'] as const;
+export const BACKEND_PATHS = ['/auth/itch', '/api/session', '/logout', '/api/game/progress', '/api/vault', '/api/game/vault'] as const;
 
 /** The session cookie: an opaque random id, nothing else. */
 export const SESSION_COOKIE = 'starfall_session';
@@ -24,6 +25,8 @@ interface Session {
   /** Kept for the site's own later API calls; never sent to the browser. */
   token: string;
   createdAt: number;
+  /** Which of the vault's games the player owned at login (empty without `vault`). */
+  owns: Owns;
 }
 
 /** What `GET /api/session` answers for a signed-in user. */
@@ -32,6 +35,23 @@ export interface SessionInfo {
   scopes: string[];
   /** ISO 8601 time of the login. */
   signedInAt: string;
+  /** Whether the player owns the game of the vault (undefined when the demo has no vault). */
+  ownsGame: boolean | undefined;
+}
+
+/**
+ * The owners-only vault: which game's owners may open it, and how the backend asks itch.io.
+ * With the emulator, the seeded developer's API key; with real itch.io, yours (ITCH_API_KEY).
+ */
+export interface VaultSettings {
+  /** The itch.io id of the game. */
+  gameId: number;
+  /** Its store page, where the others are sent to buy it. */
+  storeUrl: string;
+  /** The developer's API key (server-side only). Without it, the login must ask for `game:view:ownership`. */
+  apiKey?: string | undefined;
+  /** Refuse the login itself (403 `not_owner`) to a player who does not own the game. */
+  requireOwnership?: boolean | undefined;
 }
 
 export interface DemoBackendOptions {
@@ -54,6 +74,8 @@ export interface DemoBackendOptions {
    * cookie (a cookie set for the site is third-party in the frame), and saves progress with it.
    */
   gameOrigin?: string | undefined;
+  /** The owners-only vault; without it, the vault page says it is not set up. */
+  vault?: VaultSettings | undefined;
   /**
    * When the game's login window has no opener to check (the game framed on a cross-origin
    * isolated page, see /isolated.html): the player confirms a code (default), or the login fails.
@@ -65,6 +87,7 @@ export interface DemoBackendOptions {
 interface GameSession {
   user: User;
   createdAt: number;
+  owns: Owns;
 }
 
 /**
@@ -93,7 +116,15 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
   const gameSessions = new Map<string, GameSession>();
   /** The game's saves by itch.io user id: they follow the player to every visit. */
   const progress = new Map<number, unknown>();
-  const { gameOrigin } = options;
+  const { gameOrigin, vault } = options;
+  const ownsGame = (owns: Owns): boolean => vault !== undefined && owns[vault.gameId] === true;
+  /** The vault for an owner; for the others, the refusal the token handler would give (`not_owner`) and where to buy. */
+  const openVault = (c: Context, owns: Owns | undefined) => {
+    if (owns === undefined) return c.json({ errors: ['not signed in'] }, 401);
+    if (vault === undefined) return c.json({ errors: ['the vault is not set up on this demo'] }, 404);
+    if (!ownsGame(owns)) return c.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: vault.storeUrl }, 403);
+    return c.json(VAULT);
+  };
   const gameSessionOf = (c: Context): GameSession | undefined => {
     const id = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(c.req.header('authorization') ?? '')?.[1];
     const session = id === undefined ? undefined : gameSessions.get(id);
@@ -106,12 +137,15 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     applicationId: options.applicationId,
     popup: { severedOpener: options.severedOpener ?? 'confirm' },
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
-    onLogin({ user, scopes, token, request }) {
+    // Checked once per login with itch.io, the developer's key staying here on the server.
+    ownership: vault === undefined ? undefined : { gameIds: [vault.gameId], apiKey: vault.apiKey, require: vault.requireOwnership },
+    onLogin({ user, scopes, token, request, owns = {} }) {
       // The framed game collecting its popup login: a session token in the answer.
       if (gameOrigin !== undefined && request.headers.get('origin') === gameOrigin) {
         const id = randomBytes(32).toString('base64url');
-        gameSessions.set(id, { user, createdAt: Date.now() });
-        return new Response(JSON.stringify({ user: { id: user.id, username: user.username, display_name: user.display_name }, gameSession: id }), {
+        gameSessions.set(id, { user, createdAt: Date.now(), owns });
+        const player = { id: user.id, username: user.username, display_name: user.display_name };
+        return new Response(JSON.stringify({ user: player, gameSession: id, ownsGame: ownsGame(owns) }), {
           headers: { 'Content-Type': 'application/json' },
         });
       }
@@ -119,7 +153,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
       const previous = parseCookies(request.headers.get('cookie') ?? '', SESSION_COOKIE)[SESSION_COOKIE];
       if (previous !== undefined) sessions.delete(previous);
       const id = randomBytes(32).toString('base64url');
-      sessions.set(id, { user, scopes, token, createdAt: Date.now() });
+      sessions.set(id, { user, scopes, token, createdAt: Date.now(), owns });
       return { headers: { 'Set-Cookie': generateCookie(SESSION_COOKIE, id, { ...cookieOptions(request), maxAge: SESSION_LIFETIME_S }) } };
     },
   });
@@ -151,6 +185,11 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     progress.set(session.user.id, body.progress ?? null);
     return c.json({ progress: progress.get(session.user.id) });
   });
+  // The game's owners-only feature: the vault level, for the game session of an owner.
+  app.get('/api/game/vault', (c) => openVault(c, gameSessionOf(c)?.owns));
+
+  // The site's vault page asks here: the content never ships in the page itself.
+  app.get('/api/vault', (c) => openVault(c, sessionOf(c)?.owns));
 
   app.get('/api/session', (c) => {
     const session = sessionOf(c);
@@ -160,6 +199,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
       user: options.avatars === true && avatar !== undefined ? { ...user, cover_url: avatar } : user,
       scopes: session.scopes,
       signedInAt: new Date(session.createdAt).toISOString(),
+      ownsGame: vault === undefined ? undefined : ownsGame(session.owns),
     };
     return c.json(info);
   });

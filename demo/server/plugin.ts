@@ -31,6 +31,8 @@ export interface LoginSettings {
   gameUrl?: string | undefined;
   /** The token endpoint as the game reaches it (`%GAME_BACKEND%`). */
   gameBackend?: string | undefined;
+  /** The vault game's store page (`%GAME_STORE_URL%`), linked when a login is refused `not_owner`. */
+  storeUrl?: string | undefined;
 }
 
 const escapeAttribute = (value: string): string =>
@@ -44,6 +46,7 @@ export function fillLoginSettings(html: string, login: LoginSettings): string {
     ITCH_BASE_URL: login.baseUrl,
     GAME_URL: login.gameUrl ?? '',
     GAME_BACKEND: login.gameBackend ?? '',
+    GAME_STORE_URL: login.storeUrl ?? '',
   };
   return html.replace(/%((?:ITCH|GAME)_[A-Z_]+)%/g, (text, name: string) => (name in values ? escapeAttribute(values[name]!) : text));
 }

@@ -15,7 +15,7 @@ export const ERROR_CODES = [
   'config_invalid',
   // Desktop logins only: no answer in time (itch.io sends nothing back when the user refuses).
   'timeout',
-  // The backend requires ownership of a game the user does not own.
+  // The backend requires ownership of a game the user does not own (token handler `ownership.require`).
   'not_owner',
   // The popup could not be tied to the page that opened it, and the site does not ask the person to confirm.
   'popup_unverified',

@@ -2,12 +2,14 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
+import { fromItchApp, ITCH_APP_KEY_VARIABLE } from './from-itch-app.js';
 import { DEFAULT_LOGIN_TIMEOUT_MS, loginWithLoopback } from './loopback.js';
 import { loginOutOfBand } from './out-of-band.js';
 import type { DesktopLoginResult } from './verify.js';
 
 const USAGE = `Usage: itch-oauth-widget login --client-id ID --redirect-uri URI [options]
        itch-oauth-widget login --client-id ID --oob [options]
+       itch-oauth-widget login --from-itch-app [--client-id ID --redirect-uri URI] [options]
 
 Logs in with itch.io and prints the access token, alone, on standard output; everything else
 goes to standard error. For scripts: TOKEN="$(npx itch-oauth-widget login …)".
@@ -20,6 +22,9 @@ Options:
                         terminal, the login falls back to --oob.
   --oob                 out-of-band: itch.io shows the key on its page and you paste it here
                         (the application must have ${OOB_REDIRECT_URI} as a redirect URI)
+  --from-itch-app       first the key the itch app passes to a game it launches
+                        (${ITCH_APP_KEY_VARIABLE}, checked with itch.io): no browser at all. Without
+                        it (or when itch.io refuses it), the browser login of --client-id, if given
   --scope S             space-separated scopes (default profile:me)
   --base-url U          where itch.io lives (default https://itch.io)
   --api-base-url U      where its OAuth API lives (default https://api.itch.io)
@@ -74,6 +79,7 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
         'client-id': { type: 'string' },
         'redirect-uri': { type: 'string' },
         oob: { type: 'boolean' },
+        'from-itch-app': { type: 'boolean' },
         scope: { type: 'string' },
         'base-url': { type: 'string' },
         'api-base-url': { type: 'string' },
@@ -93,6 +99,11 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
   }
   const clientId = values['client-id'];
   const redirectUri = values['redirect-uri'];
+  const fromApp = values['from-itch-app'] === true;
+  if (fromApp) {
+    const result = await loginFromItchApp(values['base-url'], values['api-base-url'], clientId !== undefined, io);
+    if (result !== undefined || clientId === undefined) return result;
+  }
   const oob = values.oob === true || redirectUri === OOB_REDIRECT_URI;
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS / 1000 : Number(values.timeout);
   const usageError =
@@ -176,6 +187,31 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+  }
+}
+
+/**
+ * `--from-itch-app`: the itch app's key, printed like a login's token. Undefined (exit code set
+ * unless the browser login follows) when there is none or itch.io refuses it.
+ */
+async function loginFromItchApp(baseUrl: string | undefined, apiBaseUrl: string | undefined, fallback: boolean, io: LoginCliIo): Promise<DesktopLoginResult | undefined> {
+  const next = fallback ? ': logging in through the browser instead' : '';
+  try {
+    const login = await fromItchApp({ baseUrl, apiBaseUrl });
+    if (login === undefined) {
+      io.err(`Not launched by the itch app (${ITCH_APP_KEY_VARIABLE} is not set)${next || ': pass --client-id and --redirect-uri to log in through the browser instead'}.`);
+      if (!fallback) process.exitCode = 1;
+      return undefined;
+    }
+    io.err(`Logged in with the itch app as ${login.user.username} (${login.user.id}); the key carries: ${login.scopes.join(' ') || '(no scopes)'}, until ${login.expiresAt.toISOString()}`);
+    io.out(login.accessToken);
+    process.exitCode = 0;
+    return { accessToken: login.accessToken, scopes: login.scopes };
+  } catch (error) {
+    const code = error instanceof ItchOAuthError ? ` (${error.code})` : '';
+    io.err(`The itch app's key was not accepted${code}: ${(error as Error).message}${next}`);
+    if (!fallback) process.exitCode = error instanceof ItchOAuthError && error.code === 'config_invalid' ? 2 : 1;
+    return undefined;
   }
 }
 

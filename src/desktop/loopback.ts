@@ -215,6 +215,22 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * callback after the state was used once. The listener stops on the outcome, on `signal` abort and
  * on timeout, before the promise settles (the port can be bound again at once).
  *
+ * A game the itch app launched needs no browser: try `fromItchApp` first, then this, which
+ * falls back to the out-of-band flow when the port is taken and `readKey` is given:
+ *
+ * @example
+ * ```ts
+ * import { fromItchApp, loginWithLoopback } from 'itch-oauth-widget/desktop';
+ * // 1. Launched by the itch app: its key, checked with itch.io (undefined otherwise).
+ * const fromApp = await fromItchApp().catch(() => undefined); // an expired or refused key: log in below
+ * // 2. The system browser and a loopback redirect URI; 3. out-of-band if the port is taken.
+ * const login = fromApp ?? await loginWithLoopback({
+ *   clientId: 'YOUR_CLIENT_ID',
+ *   redirectUri: 'http://127.0.0.1:34567/callback',
+ *   readKey: (url) => askThePlayerToPaste(url), // shows url, resolves to the key itch.io shows
+ * });
+ * ```
+ *
  * @throws ItchOAuthError `config_invalid` for bad options; `network_error` when the port cannot be
  *   bound and there is no `readKey` (the message names the port and the redirect URI), or itch.io
  *   cannot be reached; `access_denied` when itch.io redirects with `error=access_denied`;

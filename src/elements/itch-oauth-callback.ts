@@ -21,7 +21,7 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   popup_closed: 'The itch.io window was closed before the login finished.',
   config_invalid: 'Logging in with itch.io is not set up correctly on this site.',
   timeout: 'itch.io did not answer in time: please log in again.',
-  not_owner: 'You need to own the game to continue.',
+  not_owner: 'You need to own this game on itch.io to continue.',
   popup_unverified: 'The itch.io window could not be tied to the page that opened it, so the login stopped for your safety.',
 };
 
@@ -103,6 +103,7 @@ function whenParsed(): Promise<void> {
  * @slot error - Shown after a failure, above "Try again".
  * @csspart status - The message region.
  * @csspart retry - The "Try again" button.
+ * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty --itch-login-background - Background of "Try again".
  * @cssproperty --itch-login-color - Text colour of "Try again".
  * @cssproperty --itch-login-error-color - Colour of error messages.
@@ -113,6 +114,12 @@ export class ItchOAuthCallback extends LitElement {
 
   /** Stay on the callback page after a successful login. */
   @property({ type: Boolean, attribute: 'no-redirect' }) noRedirect = false;
+
+  /**
+   * The game's itch.io store page (http or https), linked after a `not_owner` refusal ("You need
+   * to own this game on itch.io to continue"), e.g. `https://pixelforge.itch.io/starfall-keep`.
+   */
+  @property({ attribute: 'store-url' }) storeUrl?: string;
 
   @state() private view: View = { kind: 'idle' };
 
@@ -182,6 +189,9 @@ export class ItchOAuthCallback extends LitElement {
       case 'error':
         return html`<div part="status" role="alert">
           <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
+          ${view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
+            ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
+            : nothing}
           ${view.code === 'config_invalid'
             ? nothing
             : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`}

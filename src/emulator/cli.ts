@@ -161,10 +161,19 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
     const snippet = html`<itch-login-button client-id="${app.client_id}" redirect-uri="${redirectUri}" base-url="${emulator.url}"></itch-login-button>`;
     output.out(`\nPaste into your page (${app.name}):\n\n  ${String(snippet)}\n`);
   }
-  output.out(`Server side: createTokenHandler({ baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`);
-  output.out('OAuth applications (client id: redirect URIs):');
+  const applicationId = app === undefined ? '' : `applicationId: ${app.id}, `;
+  output.out(`Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`);
+  output.out('OAuth applications (application id, client id: redirect URIs):');
   for (const application of emulator.store.applications) {
-    output.out(`  ${application.client_id}: ${application.redirect_uris.join(', ')}`);
+    output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);
+  }
+  // A game "launched by the itch app": the key fromItchApp() and `login --from-itch-app` read.
+  const now = emulator.store.now().getTime();
+  const jwt = emulator.store.jwts.find((record) => record.expires_at.getTime() > now);
+  const player = jwt === undefined ? undefined : emulator.store.user(jwt.user_id);
+  if (jwt !== undefined && player !== undefined) {
+    output.out(`\nAs if launched by the itch app (${player.username}, ${jwt.scopes.join(' ')}; fromItchApp, login --from-itch-app):`);
+    output.out(`  ITCHIO_API_KEY=${jwt.token} ITCHIO_API_KEY_EXPIRES_AT=${jwt.expires_at.toISOString()}`);
   }
   output.out('\nPress Ctrl+C to stop.');
 }

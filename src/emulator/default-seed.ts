@@ -12,13 +12,23 @@ import type { SeedInput } from './seed.js';
  * | `developer` | 1001 `pixelforge` | developer of Starfall Keep, Lantern Letters, a draft; editor of Tidewater Jam | dev@pixelforge.example |
  * | `gamer` | 1002 `mossy` | buyer | mossy@example.com, mossy.pine@example.org (linked); mossy-old@example.net is unverified |
  * | `press` | 1003 `inkwell` | press user; claimed a press copy of Starfall Keep, donated to Lantern Letters | press@inkwell.example |
- * | `otherDeveloper` | 1004 `quietbyte` | developer of Tidewater Jam and Hollow Signal | hello@quietbyte.example |
+ * | `otherDeveloper` | 1004 `quietbyte` | developer of Tidewater Jam and Hollow Signal; claimed a key of Lantern Letters | hello@quietbyte.example |
+ * | `bundleOwner` | 1005 `bramble` | bought the Pixel Forge bundle (Starfall Keep + Lantern Letters) while logged in | bramble@example.com |
+ * | `newcomer` | 1006 `fernlight` | owns nothing | fern@example.net |
+ *
+ * Who owns Pixel Forge's games (a live download key of theirs: what `/games/ID/ownership` and
+ * `download_keys?user_id=` both answer; see {@link DEFAULT_SEED_OWNERS}):
+ *
+ * | game | owned by | not owned by |
+ * |---|---|---|
+ * | Starfall Keep (2001) | `gamer` (purchase), `press` (claimed key), `bundleOwner` (bundle) | `developer` (its creator holds no key), `otherDeveloper`, `newcomer` |
+ * | Lantern Letters (2002) | `otherDeveloper` (claimed key), `bundleOwner` (bundle) | `press` (a donation gives no key), `gamer`, `developer`, `newcomer` |
  *
  * Credentials:
  *
  * | value | what |
  * |---|---|
- * | `apiKeys.developer` … `apiKeys.otherDeveloper` | unscoped API keys of each user (all endpoints) |
+ * | `apiKeys.developer` … `apiKeys.newcomer` | unscoped API keys of each user (all endpoints) |
  * | `apiKeys.revoked` | a revoked key of the gamer: always 401 |
  * | `oauthToken` | the gamer's OAuth access token for the demo application, scope `profile:me` |
  * | `jwts.valid` | the gamer's JWT, scope `profile:me`, expires 2099-12-31 23:59:59 |
@@ -34,11 +44,11 @@ import type { SeedInput } from './seed.js';
  * Games, purchases and keys exercise each rule of spec section 4A: purchases under two linked
  * addresses and one unverified address, a pending and a refunded purchase (never returned), a
  * revoked key, a claimed key (no purchase), a key bought without an account (no owner), and a
- * donation to the web game (a purchase without a key), and a bundle bought without an account
- * (one purchase, a key for each of its two games).
+ * donation to the web game (a purchase without a key), a bundle bought without an account
+ * (one purchase, a key for each of its two games), and the same bundle bought by a logged-in user.
  */
 export const DEFAULT_SEED_CREDENTIALS = {
-  users: { developer: 1001, gamer: 1002, press: 1003, otherDeveloper: 1004 },
+  users: { developer: 1001, gamer: 1002, press: 1003, otherDeveloper: 1004, bundleOwner: 1005, newcomer: 1006 },
   emails: {
     developer: 'dev@pixelforge.example',
     gamer: 'mossy@example.com',
@@ -48,6 +58,8 @@ export const DEFAULT_SEED_CREDENTIALS = {
     otherDeveloper: 'hello@quietbyte.example',
     /** Bought the PixelForge bundle (Starfall Keep + Lantern Letters) without an account. */
     bundleBuyer: 'bundle.buyer@example.com',
+    bundleOwner: 'bramble@example.com',
+    newcomer: 'fern@example.net',
   },
   apiKeys: {
     developer: 'emulatorKeyPixelforgeDeveloper0000000001',
@@ -55,6 +67,8 @@ export const DEFAULT_SEED_CREDENTIALS = {
     otherDeveloper: 'emulatorKeyQuietbyteDeveloper00000000003',
     press: 'emulatorKeyInkwellPress00000000000000004',
     revoked: 'emulatorKeyMossyRevoked00000000000000005',
+    bundleOwner: 'emulatorKeyBrambleBundle0000000000000007',
+    newcomer: 'emulatorKeyFernlightNewcomer000000000008',
   },
   oauthToken: 'emulatorOAuthTokenMossyProfileMe00000006',
   jwts: {
@@ -109,10 +123,23 @@ export const DEFAULT_SEED_CREDENTIALS = {
     /** Starfall Keep and Lantern Letters keys from bundle purchase 3008. */
     bundleStarfall: 'dlkeyStarfallKeepBundle000000000000004008',
     bundleLantern: 'dlkeyLanternLettersBundle0000000000004009',
+    /** The bundle owner's Starfall Keep and Lantern Letters keys, from bundle purchase 3009. */
+    bundleOwnerStarfall: 'dlkeyStarfallKeepBramble00000000000004010',
+    bundleOwnerLantern: 'dlkeyLanternLettersBramble0000000000004011',
   },
 } as const;
 
 const C = DEFAULT_SEED_CREDENTIALS;
+
+/**
+ * Who owns each of Pixel Forge's games in the default seed, and how: the users with a live
+ * download key of the game. `/games/ID/ownership` (a token's `game:view:ownership`) and
+ * `download_keys?user_id=` (the developer's API key) agree on it; every other user owns neither.
+ */
+export const DEFAULT_SEED_OWNERS = {
+  [C.games.starfallKeep]: { [C.users.gamer]: 'purchase', [C.users.press]: 'claimed key', [C.users.bundleOwner]: 'bundle' },
+  [C.games.lanternLetters]: { [C.users.otherDeveloper]: 'claimed key', [C.users.bundleOwner]: 'bundle' },
+} as const satisfies Record<number, Record<number, 'purchase' | 'claimed key' | 'bundle'>>;
 const cover = (name: string): string => `https://img.itch.zone/emulator/${name}.png`;
 
 /**
@@ -168,6 +195,27 @@ export const DEFAULT_SEED = {
       url: 'https://quietbyte.itch.io',
       cover_url: cover('quietbyte-avatar'),
       emails: [{ address: C.emails.otherDeveloper, verified: true }],
+    },
+    {
+      id: C.users.bundleOwner,
+      username: 'bramble',
+      display_name: 'Bramble Wren',
+      gamer: true,
+      developer: false,
+      press_user: false,
+      url: 'https://bramble.itch.io',
+      cover_url: cover('bramble-avatar'),
+      emails: [{ address: C.emails.bundleOwner, verified: true }],
+    },
+    {
+      id: C.users.newcomer,
+      username: 'fernlight',
+      display_name: 'Fern Light',
+      gamer: true,
+      developer: false,
+      press_user: false,
+      url: 'https://fernlight.itch.io',
+      emails: [{ address: C.emails.newcomer, verified: true }],
     },
   ],
   games: [
@@ -276,6 +324,7 @@ export const DEFAULT_SEED = {
     { id: 3006, game_id: C.games.starfallKeep, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-04-15T10:10:10Z', source: 'stripe', currency: 'USD', price: 500, status: 'refunded' },
     { id: 3007, game_id: C.games.starfallKeep, email: C.emails.gamerUnverified, created_at: '2023-11-11T11:11:11Z', source: 'paypal', currency: 'EUR', price: 450, sale_rate: 10, status: 'complete' },
     { id: 3008, game_id: C.games.starfallKeep, email: C.emails.bundleBuyer, created_at: '2024-02-14T17:30:00Z', source: 'stripe', currency: 'USD', price: 600, status: 'complete', purchase_type: 'bundle', bundle_game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
+    { id: 3009, game_id: C.games.starfallKeep, user_id: C.users.bundleOwner, email: C.emails.bundleOwner, created_at: '2024-03-02T10:15:00Z', source: 'stripe', currency: 'USD', price: 600, status: 'complete', purchase_type: 'bundle', bundle_game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
   ],
   download_keys: [
     { id: 4001, key: C.downloadKeys.gamerStarfall, game_id: C.games.starfallKeep, user_id: C.users.gamer, purchase_id: 3001, downloads: 4, created_at: '2023-05-01T14:22:10Z' },
@@ -287,6 +336,8 @@ export const DEFAULT_SEED = {
     { id: 4007, key: C.downloadKeys.guest, game_id: C.games.starfallKeep, purchase_id: 3007, downloads: 1, created_at: '2023-11-11T11:11:12Z' },
     { id: 4008, key: C.downloadKeys.bundleStarfall, game_id: C.games.starfallKeep, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
     { id: 4009, key: C.downloadKeys.bundleLantern, game_id: C.games.lanternLetters, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
+    { id: 4010, key: C.downloadKeys.bundleOwnerStarfall, game_id: C.games.starfallKeep, user_id: C.users.bundleOwner, purchase_id: 3009, downloads: 1, created_at: '2024-03-02T10:15:01Z' },
+    { id: 4011, key: C.downloadKeys.bundleOwnerLantern, game_id: C.games.lanternLetters, user_id: C.users.bundleOwner, purchase_id: 3009, downloads: 0, created_at: '2024-03-02T10:15:01Z' },
   ],
   collections: [
     { id: 5001, user_id: C.users.gamer, title: 'Cozy evenings', created_at: '2023-06-01T20:00:00Z', updated_at: '2023-09-03T21:15:00Z', game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
@@ -308,6 +359,8 @@ export const DEFAULT_SEED = {
     { id: 8003, key: C.apiKeys.otherDeveloper, user_id: C.users.otherDeveloper, created_at: '2023-01-12T10:00:00Z' },
     { id: 8004, key: C.apiKeys.press, user_id: C.users.press, created_at: '2023-01-13T10:00:00Z' },
     { id: 8005, key: C.apiKeys.revoked, user_id: C.users.gamer, created_at: '2022-12-01T10:00:00Z', revoked: true },
+    { id: 8007, key: C.apiKeys.bundleOwner, user_id: C.users.bundleOwner, created_at: '2024-03-02T10:20:00Z' },
+    { id: 8008, key: C.apiKeys.newcomer, user_id: C.users.newcomer, created_at: '2024-03-03T10:20:00Z' },
     { id: 8006, key: C.oauthToken, user_id: C.users.gamer, scopes: ['profile:me'], oauth_application_id: C.clients.demo.id, created_at: '2023-05-02T10:00:00Z' },
   ],
   jwts: [

@@ -73,7 +73,7 @@ export { createEmulatorApp, type EmulatorAppOptions } from './app.js';
 export { OAUTH_API_SCOPES, OWNED_KEYS_PER_PAGE } from './api-oauth.js';
 export { SERVERSIDE_SCOPES } from './api-serverside.js';
 export { API_ERRORS } from './api-error.js';
-export { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS } from './default-seed.js';
+export { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS, DEFAULT_SEED_OWNERS } from './default-seed.js';
 export { authorizationPages, checkAuthorizationRequest, type DenyBehaviour } from './oauth-page.js';
 export { EmulatorSeedError, loadSeed, parseSeed, seedSchema, type Seed, type SeedInput } from './seed.js';
 export { AUTHORIZATION_REQUEST_LIFETIME_MS, EmulatorStore } from './store.js';

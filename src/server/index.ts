@@ -23,5 +23,6 @@ export {
   type Refusal,
   type LoginResult,
 } from './token-handler.js';
+export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './ownership.js';
 export * from './schemas.js';
 export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from '../core/scopes.js';

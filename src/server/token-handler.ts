@@ -4,6 +4,7 @@ import { assertApiBaseUrl, createItchClient, DEFAULT_API_BASE_URL } from './clie
 import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
+import { createOwnershipCheck, type OwnershipOptions, type Owns } from './ownership.js';
 import { bindingHashOf, memoryPopupStore, PopupRelay, POPUP_OUTCOME_TTL_S, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
 import { popupStartPage, type SeveredOpener } from './popup-start-page.js';
 import type { User } from './schemas.js';
@@ -21,6 +22,11 @@ export interface LoginContext {
   token: string;
   /** The browser's request, e.g. to read its cookies. */
   request: Request;
+  /**
+   * With the `ownership` option: whether the user owns each of its games, checked with itch.io
+   * during this login (`{ 2001: true }`). Absent without the option.
+   */
+  owns?: Owns | undefined;
 }
 
 /**
@@ -83,6 +89,14 @@ export interface TokenHandlerOptions {
    * the binding cookie are never in it.
    */
   onError?: ((refusal: Refusal) => void) | undefined;
+  /**
+   * Checks, once per login and after the token is verified, which of `gameIds` the user owns, and
+   * passes `owns` to `onLogin` (and in the default answer). With `apiKey` (your API key, kept on
+   * the server) by `download_keys?user_id=`; without, by the token's `game:view:ownership` scope.
+   * With `require: true`, a user who owns none is refused: 403 `{ "errors": [...], "code": "not_owner" }`.
+   * itch.io failing during the check is a 502. See `OwnershipOptions`.
+   */
+  ownership?: OwnershipOptions | undefined;
 }
 
 /** A request the handler refused, as `onError` is told about it. */
@@ -109,9 +123,11 @@ const MAX_TOKEN_LENGTH = 1024;
  * In order, it refuses a cross-site request (403), another method (405), another content type
  * (415), a body over the limit (413) or of another shape (400); asks `{apiBaseUrl}/credentials/info`
  * about the token, refusing an unknown token (401), one without a required scope (403) and one
- * of another OAuth application (403); reads `{apiBaseUrl}/profile`; calls `onLogin`; and answers 200
- * `{ user }`. When itch.io cannot be reached or fails, it answers 502. Every error answer is
- * `{ "errors": ["..."] }` with `Cache-Control: no-store`; the token is never echoed.
+ * of another OAuth application (403); reads `{apiBaseUrl}/profile`; with `ownership`, checks which
+ * games the user owns (403 `not_owner` when required and none); calls `onLogin`; and answers 200
+ * `{ user }` (`{ user, owns }` with `ownership`). When itch.io cannot be reached or fails, it
+ * answers 502. Every error answer is `{ "errors": ["..."] }` (with a `code` for `not_owner`) and
+ * `Cache-Control: no-store`; the token is never echoed.
  *
  * @throws TypeError at creation for bad options.
  * @see https://itch.io/docs/api/oauth
@@ -134,9 +150,11 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   const relay = severedOpener === undefined ? undefined : new PopupRelay(options.store ?? memoryPopupStore());
   const onError = options.onError ?? ((refusal: Refusal) => console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
   if (typeof onError !== 'function') throw new TypeError('onError must be a function');
+  const checkOwnership =
+    options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
 
   /** The user and scopes of a token itch.io vouches for, or the answer that refuses it. */
-  const verify = async (token: string): Promise<{ user: User; scopes: string[] } | Response> => {
+  const verify = async (token: string): Promise<{ user: User; scopes: string[]; owns?: Owns } | Response> => {
     const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch: options.fetch, timeoutMs: options.timeoutMs });
     try {
       const info = await itch.credentialsInfo();
@@ -145,7 +163,11 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
         return errorResponse(403, 'the access token was not issued to this application');
       }
-      return { user: await itch.profile(), scopes: info.scopes };
+      const user = await itch.profile();
+      if (checkOwnership === undefined) return { user, scopes: info.scopes };
+      const ownership = await checkOwnership({ token, user, scopes: info.scopes });
+      if ('refusal' in ownership) return errorResponse(ownership.refusal.status, ownership.refusal.message, ownership.refusal.code);
+      return { user, scopes: info.scopes, owns: ownership.owns };
     } catch (error) {
       return upstreamErrorResponse(error);
     }
@@ -158,7 +180,8 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     const headers = new Headers(result?.headers);
     headers.set('Content-Type', 'application/json; charset=utf-8');
     if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-    return new Response(JSON.stringify({ user: context.user }), { status: 200, headers });
+    const body = context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns };
+    return new Response(JSON.stringify(body), { status: 200, headers });
   };
 
   /** The start page of a popup login: `GET {backend}?state=p.…&client_id=…&redirect_uri=…&scope=…`. */
@@ -265,7 +288,8 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         const outcome = await relay.collect(body.verifier);
         if ('pending' in outcome) return jsonResponse(202, outcome);
         if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, outcome.code);
-        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request });
+        const owns = 'owns' in outcome ? (outcome.owns as Owns) : undefined;
+        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns });
       }
       if ('bind' in body) {
         if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');

@@ -16,12 +16,19 @@ export interface ItchOAuthCaptureOptions {
    * before the capture (nothing after the capture is parsed while the view shows).
    */
   colorScheme?: string;
+  /**
+   * CSS for that view (the capture writes it as an `<output>`), e.g.
+   * `'output { font: 1.25rem system-ui; display: block; margin: 4rem auto; text-align: center }'`:
+   * a `<style>` goes right before the capture. It adds nothing to the capture; under a CSP, allow it
+   * in `style-src` (its hash is `plugin.api.styleHash`).
+   */
+  pendingStyle?: string;
   /** The capture script's text. Default: the package's `dist/itch-oauth-capture.iife.js`. */
   captureSource?: string;
 }
 
 /** The plugin, with the CSP hash of the inlined capture for your `script-src`. */
-export type ItchOAuthCapturePlugin = Plugin & { api: { cspHash: string } };
+export type ItchOAuthCapturePlugin = Plugin & { api: { cspHash: string; styleHash?: string | undefined } };
 
 /** The CSP source expression (`'sha256-…'`) that allows an inline script with this exact text. */
 export function cspHash(scriptText: string): string {
@@ -51,10 +58,11 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
   const attrs: Record<string, string | boolean> = { 'data-backend': options.backend, 'data-no-redirect': options.noRedirect === true };
   if (options.pending !== undefined) attrs['data-pending'] = options.pending;
   const tags: HtmlTagDescriptor[] = [{ tag: 'script', attrs, children: source, injectTo: 'head-prepend' }];
+  if (options.pendingStyle !== undefined) tags.unshift({ tag: 'style', children: options.pendingStyle, injectTo: 'head-prepend' });
   if (options.colorScheme !== undefined) tags.unshift({ tag: 'meta', attrs: { name: 'color-scheme', content: options.colorScheme }, injectTo: 'head-prepend' });
   return {
     name: 'itch-oauth-capture',
-    api: { cspHash: cspHash(source) },
+    api: { cspHash: cspHash(source), styleHash: options.pendingStyle === undefined ? undefined : cspHash(options.pendingStyle) },
     transformIndexHtml: {
       order: 'post',
       handler: (_html, context) => (pages.has(context.path) ? tags : []),

@@ -119,8 +119,8 @@ test('the callback page is sent with no referrer, no caching, no framing, and th
   });
   expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   const head = (await response.text()).split('<head>')[1] ?? '';
-  // Only the color-scheme (which the capture's pending view follows) comes before it.
-  expect(head.trimStart()).toMatch(/^<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch">/);
+  // Only the color-scheme and the style of the capture's pending view come before it.
+  expect(head.trimStart()).toMatch(/^<meta name="color-scheme" content="light dark">\s*<style>[^<]*output \{[^<]*<\/style>\s*<script data-backend="\/auth\/itch">/);
 });
 
 test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {

@@ -137,7 +137,7 @@ describe('profile', () => {
     const [starfall, lantern] = answer.body.games;
     assert.deepEqual(starfall.traits, ['p_windows', 'p_linux', 'p_osx', 'can_be_bought']);
     assert.equal(starfall.classification, 'game');
-    assert.equal(starfall.purchases_count, 3, 'purchases 3001, 3007 and the bundle 3008');
+    assert.equal(starfall.purchases_count, 4, 'purchases 3001, 3007 and the bundles 3008 and 3009');
     assert.deepEqual(starfall.earnings[0], { currency: 'USD', amount: 184250, amount_formatted: '$1,842.50' });
     assert.match(starfall.created_at, RFC3339);
     assert.equal(starfall.published_at, '2023-04-02T16:00:00.000000000Z');

@@ -40,7 +40,7 @@ after(() => rm(dir, { recursive: true, force: true }));
 describe('the default seed', () => {
   test('is valid', () => {
     const seed = parseSeed(DEFAULT_SEED);
-    assert.equal(seed.users.length, 4);
+    assert.equal(seed.users.length, 6);
   });
 
   test('has a developer, a gamer and a press user', () => {

@@ -179,7 +179,7 @@ describe('my-games', () => {
       published_at: '2023-04-02 16:00:00',
       min_price: 500,
       downloads_count: 1834,
-      purchases_count: 3,
+      purchases_count: 4, // 3001, 3007 and the bundles 3008 and 3009
       views_count: 20417,
       p_android: false,
       p_linux: true,

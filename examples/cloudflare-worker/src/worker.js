@@ -1,0 +1,96 @@
+// "Log in with itch.io" on Cloudflare Workers: the pages are static assets, the widget's two
+// script files are bundled in, and the token endpoint (/auth/itch) and the sessions (/me) run
+// inside one Durable Object.
+//
+// Why a Durable Object: a popup login waits on the server until the page that opened the popup
+// collects it; the first deposit must win and the outcome be collected once. Workers KV is
+// eventually consistent (about 60 s) and has no atomic create, so two Worker instances could both
+// win. The handler takes a deposit with a lock in its own memory, exact when one instance serves
+// every request: here one Durable Object (idFromName), single-threaded, whose strongly consistent
+// storage keeps the logins under way (and the sessions) when it is evicted.
+import { DurableObject } from 'cloudflare:workers';
+import { createTokenHandler } from 'itch-oauth-widget/server';
+import { createStorage, defineDriver } from 'unstorage';
+// Bundled as text (the Text rule in wrangler.jsonc).
+import widgetScript from 'itch-oauth-widget/itch-oauth.iife.js';
+import captureScript from 'itch-oauth-widget/itch-oauth-capture.iife.js';
+
+const SCRIPTS = { '/itch-oauth.iife.js': widgetScript, '/itch-oauth-capture.iife.js': captureScript };
+const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === '/auth/itch' || url.pathname === '/me') {
+      return env.TOKEN_ENDPOINT.get(env.TOKEN_ENDPOINT.idFromName('itch-oauth')).fetch(request);
+    }
+    if (SCRIPTS[url.pathname]) return new Response(SCRIPTS[url.pathname], { headers: { 'Content-Type': 'text/javascript' } });
+    const asset = await env.ASSETS.fetch(request);
+    if (!asset.headers.get('Content-Type')?.startsWith('text/html')) return asset;
+    // The pages name the itch.io settings as %PLACEHOLDERS%; fill them in from wrangler.jsonc's vars.
+    const html = (await asset.text())
+      .replaceAll('%ITCH_CLIENT_ID%', env.ITCH_CLIENT_ID)
+      .replaceAll('%ITCH_BASE_URL%', env.ITCH_BASE_URL)
+      .replaceAll('%ORIGIN%', url.origin);
+    const headers = new Headers(asset.headers);
+    if (url.pathname.startsWith('/callback')) for (const [name, value] of Object.entries(CALLBACK_HEADERS)) headers.set(name, value);
+    return new Response(html, { status: asset.status, headers });
+  },
+};
+
+/** The token endpoint and the sessions, one instance for the whole app. */
+export class TokenEndpoint extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.handleToken = createTokenHandler({
+      applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
+      baseUrl: env.ITCH_BASE_URL,
+      apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
+      popup: true, // the login button's mode="popup"
+      store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
+      onLogin: async ({ user, request }) => {
+        const sid = crypto.randomUUID();
+        await ctx.storage.put(`session:${sid}`, user); // yours to keep: a database, a signed cookie…
+        const secure = request.url.startsWith('https:') ? '; Secure' : '';
+        return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+      },
+    });
+  }
+
+  async fetch(request) {
+    if (new URL(request.url).pathname === '/auth/itch') return this.handleToken(request);
+    const sid = request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1];
+    const user = sid && (await this.ctx.storage.get(`session:${sid}`));
+    return user ? Response.json(user) : new Response(null, { status: 401 });
+  }
+
+  /** Drops the popup logins nobody collected (they wait 5 minutes at most). */
+  async alarm() {
+    const now = Date.now();
+    const entries = await this.ctx.storage.list({ prefix: 'popup:' });
+    for (const [key, entry] of entries) if (entry.expires <= now) await this.ctx.storage.delete(key);
+    if (entries.size > 0) await this.ctx.storage.setAlarm(now + 60_000);
+  }
+}
+
+/** An unstorage driver over Durable Object storage, for the handler's `store` (with its TTL). */
+const durableObjectStorage = defineDriver(({ storage }) => {
+  const read = async (key) => {
+    const entry = await storage.get(`popup:${key}`);
+    return entry && entry.expires > Date.now() ? entry.value : null;
+  };
+  return {
+    name: 'durable-object',
+    hasItem: async (key) => (await read(key)) !== null,
+    getItem: read,
+    setItem: async (key, value, { ttl = 300 } = {}) => {
+      await storage.put(`popup:${key}`, { value, expires: Date.now() + ttl * 1000 });
+      if ((await storage.getAlarm()) === null) await storage.setAlarm(Date.now() + 60_000);
+    },
+    removeItem: (key) => storage.delete(`popup:${key}`),
+    getKeys: async () => [...(await storage.list({ prefix: 'popup:' })).keys()].map((key) => key.slice('popup:'.length)),
+    clear: async () => {
+      for (const key of (await storage.list({ prefix: 'popup:' })).keys()) await storage.delete(key);
+    },
+  };
+});

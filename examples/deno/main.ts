@@ -1,0 +1,54 @@
+// "Log in with itch.io" on Deno's own HTTP server: the two pages, the widget's two script files,
+// the token handler at /auth/itch (on the pages' origin) and a session cookie.
+import { createTokenHandler, type User } from 'itch-oauth-widget/server';
+
+// The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
+// and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
+const ITCH_BASE_URL = Deno.env.get('ITCH_BASE_URL') ?? 'http://127.0.0.1:8787';
+const ITCH_CLIENT_ID = Deno.env.get('ITCH_CLIENT_ID') ?? 'emu-starfall-companion';
+const ITCH_APPLICATION_ID = Number(Deno.env.get('ITCH_APPLICATION_ID') ?? 7001);
+
+const sessions = new Map<string, User>(); // session id → itch.io user: yours to keep (Deno KV, a database…)
+
+const handleToken = createTokenHandler({
+  applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
+  baseUrl: ITCH_BASE_URL,
+  apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  popup: true, // the login button's mode="popup"
+  onLogin: ({ user, request }) => {
+    const sid = crypto.randomUUID();
+    sessions.set(sid, user);
+    const secure = request.url.startsWith('https:') ? '; Secure' : '';
+    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+  },
+});
+
+const pages: Record<string, URL> = { '/': new URL('./public/index.html', import.meta.url), '/callback.html': new URL('./public/callback.html', import.meta.url) };
+const scripts: Record<string, URL> = {
+  '/itch-oauth.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js')),
+  '/itch-oauth-capture.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth-capture.iife.js')),
+};
+const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+
+async function app(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.pathname === '/auth/itch') return handleToken(request);
+  if (url.pathname === '/me') {
+    const user = sessions.get(request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1] ?? '');
+    return user ? Response.json(user) : new Response(null, { status: 401 });
+  }
+  const page = pages[url.pathname];
+  if (page) {
+    const html = (await Deno.readTextFile(page))
+      .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
+      .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
+      .replaceAll('%ORIGIN%', url.origin);
+    const headers = url.pathname === '/callback.html' ? CALLBACK_HEADERS : {};
+    return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
+  }
+  const script = scripts[url.pathname];
+  if (script) return new Response(await Deno.readFile(script), { headers: { 'Content-Type': 'text/javascript' } });
+  return new Response('Not found', { status: 404 });
+}
+
+Deno.serve({ port: Number(Deno.env.get('PORT') ?? 3000), hostname: '127.0.0.1', onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) }, app);

@@ -1,0 +1,59 @@
+// A site with "Log in with itch.io" on one origin, with node:http only: the two pages, the
+// widget's two script files, the token handler at /auth/itch and a session cookie.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createTokenHandler } from 'itch-oauth-widget/server';
+
+// The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
+// and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
+const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787';
+const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
+const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
+
+const sessions = new Map(); // session id → itch.io user: yours to keep (a database, a signed cookie…)
+
+const handleToken = createTokenHandler({
+  applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
+  baseUrl: ITCH_BASE_URL,
+  apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  popup: true, // the login button's mode="popup"
+  onLogin: ({ user, request }) => {
+    const sid = randomUUID();
+    sessions.set(sid, user);
+    const secure = request.url.startsWith('https:') ? '; Secure' : '';
+    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+  },
+});
+
+const file = (name) => new URL(name, import.meta.url);
+const widget = (name) => fileURLToPath(import.meta.resolve(`itch-oauth-widget/${name}`));
+const pages = { '/': file('public/index.html'), '/callback.html': file('public/callback.html') };
+const scripts = { '/itch-oauth.iife.js': widget('itch-oauth.iife.js'), '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js') };
+const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+
+async function app(request) {
+  const url = new URL(request.url);
+  if (url.pathname === '/auth/itch') return handleToken(request);
+  if (url.pathname === '/me') {
+    const user = sessions.get(request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1]);
+    return user ? Response.json(user) : new Response(null, { status: 401 });
+  }
+  if (pages[url.pathname]) {
+    const html = (await readFile(pages[url.pathname], 'utf8'))
+      .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
+      .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
+      .replaceAll('%ORIGIN%', url.origin);
+    const headers = url.pathname === '/callback.html' ? CALLBACK_HEADERS : {};
+    return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
+  }
+  if (scripts[url.pathname]) return new Response(await readFile(scripts[url.pathname]), { headers: { 'Content-Type': 'text/javascript' } });
+  return new Response('Not found', { status: 404 });
+}
+
+const server = createServer(getRequestListener(app));
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+  console.log(`listening on http://127.0.0.1:${server.address().port}`);
+});

@@ -1,0 +1,43 @@
+// A Vite single-page app with "Log in with itch.io": the plugin puts the capture first in <head> of
+// callback.html (in dev and in the build), and the backend (backend.js) answers /auth/itch and /me
+// on the same origin, in `vite` and `vite preview`. In production, serve dist/ and backend.js's app()
+// from one origin (see the README).
+import { getRequestListener } from '@hono/node-server';
+import { itchOAuthCapture } from 'itch-oauth-widget/vite';
+import { defineConfig } from 'vite';
+import { createBackend } from './backend.js';
+
+// The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
+// and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
+const itch = {
+  baseUrl: process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787',
+  clientId: process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion',
+  applicationId: Number(process.env.ITCH_APPLICATION_ID ?? 7001),
+};
+
+/** Mounts the backend's routes in Vite's dev and preview servers. */
+function backend() {
+  const listener = getRequestListener(createBackend(itch).app);
+  const mount = (server) => {
+    server.middlewares.use((req, res, next) => (['/auth/itch', '/me'].includes(req.url.split('?')[0]) ? listener(req, res) : next()));
+  };
+  return { name: 'backend', configureServer: mount, configurePreviewServer: mount };
+}
+
+export default defineConfig({
+  // What the page's code needs: window.ITCH (see src/main.js).
+  define: { ITCH: JSON.stringify({ baseUrl: itch.baseUrl, clientId: itch.clientId }) },
+  build: { rollupOptions: { input: ['index.html', 'callback.html'] } },
+  // http://127.0.0.1:3000, the redirect URI given to the emulator (`npm run dev -- --port N` moves it).
+  server: { host: '127.0.0.1', port: 3000 },
+  preview: { host: '127.0.0.1', port: 3000 },
+  plugins: [
+    itchOAuthCapture({
+      callback: '/callback.html',
+      backend: '/auth/itch',
+      colorScheme: 'light dark',
+      pendingStyle: 'output { display: block; margin: 3rem auto; font: 1.25rem system-ui, sans-serif; text-align: center }',
+    }),
+    backend(),
+  ],
+});

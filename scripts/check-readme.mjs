@@ -1,0 +1,182 @@
+// Keeps the README's code from drifting (run after `npm run build`):
+// - a block marked `<!-- from FILE -->` on the line before its fence must appear in FILE, line by
+//   line in this order (leading and trailing spaces aside; the examples' %ITCH_…% placeholders
+//   read as the emulator's defaults);
+// - every other `ts`, `tsx` and `js` block is type-checked with tsc against the built package, as a
+//   module of its own; what a snippet leaves to the reader (`newSession`, `clientId`…) is declared
+//   in scripts/readme-globals.d.ts;
+// - markup blocks (`html`, `vue`, `svelte`, `tsx`: the framework snippets, adapted from the fixture
+//   apps in test/frameworks/ that CI compiles) may use only the attributes and events that
+//   custom-elements.json gives each tag, and only the capture's data- attributes;
+// - `json` blocks must parse, and every path into the package must exist;
+// - shell blocks (`sh`, no language, plain text) are for people to run: not checked.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md'];
+const work = path.join(root, '.readme-check');
+
+/** How the examples' pages read once served with their default settings. */
+const PLACEHOLDERS = { '%ITCH_CLIENT_ID%': 'emu-starfall-companion', '%ITCH_BASE_URL%': 'http://127.0.0.1:8787', '%ORIGIN%': 'http://127.0.0.1:3000' };
+const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js' };
+// (toml: the itch app's manifest, configuration for people to copy; there is no TOML parser here.)
+const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http', 'toml']);
+const MARKUP = new Set(['html', 'vue', 'svelte', 'tsx']);
+const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending']);
+const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);
+
+/** Each tag's attribute and event names, from the Custom Elements Manifest of the build. */
+function manifestNames() {
+  const names = new Map();
+  for (const module of JSON.parse(readFileSync(path.join(root, 'custom-elements.json'), 'utf8')).modules) {
+    for (const declaration of module.declarations ?? []) {
+      if (!declaration.tagName) continue;
+      names.set(declaration.tagName, {
+        attributes: new Set((declaration.attributes ?? []).map((attribute) => attribute.name)),
+        events: new Set((declaration.events ?? []).map((event) => event.name)),
+      });
+    }
+  }
+  return names;
+}
+
+/**
+ * The names a markup block gives our tags and the capture's script that the build does not know.
+ * Framework spellings count as the name they bind: `:x`/`v-bind:x`, `@e`, `onE` (React, Svelte),
+ * `[attr.x]`, `(e)` (Angular).
+ */
+function unknownNames(text, names) {
+  const unknown = [];
+  for (const [, tag, body] of text.matchAll(/<(itch-[a-z-]+|script)\b((?:[^>"'{}]|"[^"]*"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\})*)>/g)) {
+    const withoutValues = body.replace(/=\s*("[^"]*"|'[^']*'|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})/g, ' ');
+    const attributes = withoutValues.split(/\s+/).filter((name) => name && name !== '/');
+    if (tag === 'script') {
+      for (const name of attributes) if (name.startsWith('data-') && !CAPTURE_ATTRIBUTES.has(name)) unknown.push(`<script ${name}>`);
+      continue;
+    }
+    const known = names.get(tag);
+    if (!known) {
+      unknown.push(`<${tag}>`);
+      continue;
+    }
+    for (const written of attributes) {
+      const name = written.replace(/^(?:v-bind:|:|\[attr\.)/, '').replace(/\]$/, '');
+      const event = written.replace(/^(?:@|on(?=itch-)|\()/, '').replace(/\)$/, '');
+      if (known.attributes.has(name) || GLOBAL_ATTRIBUTES.has(name) || (written !== event && known.events.has(event))) continue;
+      unknown.push(`<${tag} ${written}>`);
+    }
+  }
+  return unknown;
+}
+
+/** The fenced blocks of a Markdown file, with their language, first line number and marker. */
+function blocks(file) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const found = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(\w*)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const indent = open[1].length;
+    const end = lines.findIndex((line, j) => j > i && /^\s*```\s*$/.test(line));
+    const before = lines.slice(0, i).reverse().find((line) => line.trim() !== '') ?? '';
+    const from = /^\s*<!-- from (\S+) -->\s*$/.exec(before)?.[1];
+    found.push({ file, line: i + 1, lang: open[2].toLowerCase(), from, text: lines.slice(i + 1, end).map((line) => line.slice(indent)).join('\n') });
+    i = end;
+  }
+  return found;
+}
+
+/** The first line of `block` missing from `source` (in order), or undefined. */
+function missingLine(block, source) {
+  const raw = source.split('\n').map((line) => line.trim());
+  const filled = raw.map((line) => Object.entries(PLACEHOLDERS).reduce((text, [name, value]) => text.replaceAll(name, value), line));
+  let at = 0;
+  for (const line of block.split('\n').map((line) => line.trim()).filter(Boolean)) {
+    let next = at;
+    while (next < raw.length && raw[next] !== line && filled[next] !== line) next++;
+    if (next === raw.length) return line;
+    at = next + 1;
+  }
+  return undefined;
+}
+
+const problems = [];
+const toCheck = [];
+const names = manifestNames();
+for (const readme of readmes) {
+  for (const block of blocks(path.join(root, readme))) {
+    const where = `${readme}:${block.line}`;
+    if (block.from) {
+      const source = path.join(root, block.from);
+      if (!existsSync(source)) problems.push(`${where}: marked from ${block.from}, which does not exist`);
+      else {
+        const missing = missingLine(block.text, readFileSync(source, 'utf8'));
+        if (missing !== undefined) problems.push(`${where}: this line is not in ${block.from} (in this order):\n    ${missing}`);
+      }
+    } else if (MARKUP.has(block.lang)) {
+      const unknown = unknownNames(block.text, names);
+      if (unknown.length) problems.push(`${where}: names the build does not know: ${unknown.join(', ')}`);
+      if (!/<itch-|<script/.test(block.text)) problems.push(`${where}: a ${block.lang} block without our tags: mark where it comes from`);
+    } else if (block.lang === 'json') {
+      try {
+        const paths = JSON.stringify(JSON.parse(block.text)).match(/\.\/node_modules\/itch-oauth-widget\/[^"]+/g) ?? [];
+        for (const file of paths) if (!existsSync(path.join(root, file.replace('./node_modules/itch-oauth-widget/', '')))) problems.push(`${where}: ${file} is not in the package`);
+      } catch (error) {
+        problems.push(`${where}: not JSON: ${error.message}`);
+      }
+    } else if (TYPE_CHECKED[block.lang]) toCheck.push({ ...block, where });
+    else if (!UNCHECKED.has(block.lang)) problems.push(`${where}: a ${block.lang} block must say where it comes from (<!-- from FILE --> on the line before)`);
+  }
+}
+
+if (toCheck.length) {
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const files = toCheck.map((block, index) => {
+    const name = `block-${String(index).padStart(2, '0')}-line-${block.line}.${TYPE_CHECKED[block.lang]}`;
+    writeFileSync(path.join(work, name), `${block.text}\nexport {};\n`);
+    return { name, where: block.where };
+  });
+  writeFileSync(
+    path.join(work, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        lib: ['es2023', 'dom', 'dom.iterable'],
+        types: ['node'],
+        typeRoots: [path.join(root, 'node_modules', '@types')],
+        jsx: 'preserve',
+        allowJs: true,
+        checkJs: true,
+        skipLibCheck: true,
+        // Snippets show a call or two, not a whole program: values computed and not used are fine.
+        noUnusedLocals: false,
+      },
+      files: [path.join(root, 'scripts', 'readme-globals.d.ts'), ...files.map((file) => file.name)],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', work, '--pretty', 'false'], { encoding: 'utf8' });
+  for (const match of `${tsc.stdout}${tsc.stderr}`.matchAll(/^(?:.*[\\/])?(block-\d+-line-\d+\.\w+)\((\d+),\d+\): (error .*)$/gm)) {
+    const file = files.find((candidate) => candidate.name === match[1]);
+    const line = Number(file.where.split(':').pop()) + Number(match[2]);
+    problems.push(`${file.where.replace(/:\d+$/, `:${line}`)}: ${match[3]}`);
+  }
+  if (tsc.status !== 0 && !problems.length) problems.push(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+  if (!problems.length) rmSync(work, { recursive: true, force: true });
+}
+
+const count = toCheck.length;
+if (problems.length) {
+  console.error(problems.join('\n'));
+  console.error(`\n${problems.length} problem(s) in the README's code blocks`);
+  process.exitCode = 1;
+} else {
+  console.log(`README code blocks ok: ${count} type-checked; the others found in the files they come from, or their names in the manifest`);
+}

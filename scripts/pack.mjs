@@ -1,0 +1,31 @@
+// The tarball of the current build, as `npm publish` would upload it, made once for the checks
+// that install it (test/frameworks/ and examples/): packed again only when dist/ changed since.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cache = path.join(root, 'node_modules', '.cache', 'itch-oauth-widget-pack');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Newest modification time under a directory. */
+function newest(dir) {
+  return Math.max(...readdirSync(dir, { recursive: true }).map((file) => statSync(path.join(dir, String(file))).mtimeMs));
+}
+
+/** @returns the path of the tarball of dist/ (build first: `npm run build`). */
+export function pack() {
+  const dist = path.join(root, 'dist');
+  if (!existsSync(path.join(dist, 'jsx.d.ts'))) throw new Error('dist/ is missing or stale: run `npm run build` first');
+  const built = Math.max(newest(dist), statSync(path.join(root, 'package.json')).mtimeMs, statSync(path.join(root, 'README.md')).mtimeMs);
+  const existing = existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.tgz')) : [];
+  if (existing.length === 1 && statSync(path.join(cache, existing[0])).mtimeMs > built) return path.join(cache, existing[0]);
+  rmSync(cache, { recursive: true, force: true });
+  mkdirSync(cache, { recursive: true });
+  // --ignore-scripts: dist/ is built already, and prepare's log would precede the JSON on stdout.
+  const result = spawnSync(npm, ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', cache], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stderr}`);
+  const [{ filename }] = JSON.parse(result.stdout);
+  return path.join(cache, path.basename(filename));
+}
