@@ -94,6 +94,12 @@ button { font: inherit; padding: .5rem 1rem; margin: .25rem; border-radius: .375
 #yes { background: #fa5c5c; color: #fff; border-color: #fa5c5c; }
 `;
 
+/**
+ * The page's own icon, so that the browser asks for no `/favicon.ico` (which `default-src 'none'`
+ * would block, with a console error in Firefox).
+ */
+const ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#fa5c5c"/></svg>')}`;
+
 /** A fresh nonce for the page's script and style. */
 function nonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
@@ -113,6 +119,7 @@ export function popupStartPage(state: string, severed: SeveredOpener): Response 
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="color-scheme" content="light dark" />
     <title>Log in with itch.io</title>
+    <link rel="icon" href="${raw(ICON)}" />
     <style nonce="${n}">
       ${raw(STYLE)}
     </style>
@@ -139,7 +146,7 @@ export function popupStartPage(state: string, severed: SeveredOpener): Response 
     status: 200,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${n}'; style-src 'nonce-${n}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${n}'; style-src 'nonce-${n}'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',

@@ -40,17 +40,6 @@ function expectCleanConsole(session: Session, context: ScenarioContext, ignore?:
   );
 }
 
-/**
- * Two favicon messages of the popup world that are not this issue's to fix, matched exactly: its
- * servers answer /favicon.ico with 404, which Chromium logs (test/e2e/support/popup-world.ts), and
- * the token handler's popup start page has `default-src 'none'` without an icon, so Firefox logs
- * the blocked /favicon.ico as a CSP error (src/server/popup-start-page.ts; the emulator's pages had
- * the same bug, fixed with an inline icon and `img-src data:`). Both files belong to issue 16's
- * popup rewrite; this goes once they are fixed.
- */
-const POPUP_WORLD_FAVICON =
-  /^error: Failed to load resource: .* 404 .*\/favicon\.ico\)$|^uncaught: Content-Security-Policy: .* \(img-src\) at http:\/\/localhost:\d+\/favicon\.ico because it violates the following directive: “default-src 'none'”$/;
-
 /** Opens the game site's page and saves the flow record the button would have saved. */
 async function startFlow(session: Session, site: Site): Promise<void> {
   await session.goto(`${site.url}/game.html`);
@@ -271,7 +260,7 @@ const framedPopupLogin: Scenario = {
       assert.equal(world.logins.length, 1);
       await waitFor('the probes to report', async () => world.collected.length > 0);
       for (const report of world.collected) assert.ok(!report.includes(world.logins[0]!.token), `a probe saw the token: ${report.slice(0, 300)}`);
-      expectCleanConsole(session, context, POPUP_WORLD_FAVICON);
+      expectCleanConsole(session, context);
 
       // Back on the game's own site, top-level: the cookie set in the frame is not there.
       await session.leaveFrames();

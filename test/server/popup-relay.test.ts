@@ -207,7 +207,7 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const page = await handler(new Request(`${startUrl(state)}&base_url=${encodeURIComponent('https://evil.example')}`));
     assert.equal(page.status, 200);
     const csp = page.headers.get('content-security-policy') ?? '';
-    assert.match(csp, /default-src 'none'; script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; connect-src 'self'/);
+    assert.match(csp, /default-src 'none'; script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; img-src data:; connect-src 'self'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.equal(page.headers.get('cache-control'), 'no-store');
     assert.equal(page.headers.get('referrer-policy'), 'no-referrer');

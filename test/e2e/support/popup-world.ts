@@ -108,7 +108,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
       return true;
     }
     if (path === '/favicon.ico') {
-      send(res, 404, 'text/plain', '');
+      send(res, 204, 'text/plain', '');
       return true;
     }
     return false;
