@@ -33,6 +33,8 @@ echo "== build"
 npm run build >/dev/null
 # The framework fixtures' packed tarball, which frameworks.spec.ts loads.
 npm run test:frameworks >/dev/null
+# The examples' install of the same tarball, which examples.spec.ts runs.
+npm run examples:install >/dev/null
 
 for i in $(seq 1 "$runs"); do
   started=$(date +%s)
