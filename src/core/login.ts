@@ -222,7 +222,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       state = made;
       if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(made);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
-      return await collect(popup, backend!, verifier, abort.signal, () => confirmedAt, () => {
+      return await collect(popup, backend!, verifier, made, abort.signal, () => confirmedAt, () => {
         throw blocked;
       });
     } finally {
@@ -256,6 +256,7 @@ async function collect(
   popup: Window | null,
   backend: URL,
   verifier: string,
+  state: string,
   signal: AbortSignal,
   confirmedAt: () => number | undefined,
   blocked: () => never,
@@ -263,7 +264,6 @@ async function collect(
   const opened = Date.now();
   /** Whether the backend said the popup reached its start page (always known for a popup we can see). */
   let arrived = popup !== null;
-  const state = await popupStateOf(verifier);
   let closedAt: number | undefined;
   /** Until when a closed popup is waited for: its grace, extended while its token is being checked. */
   let waitUntil = Infinity;

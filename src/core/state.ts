@@ -50,7 +50,12 @@ function base64url(bytes: Uint8Array): string {
  * @see RFC 7636 section 4.2 (the same S256 transform)
  */
 export async function popupStateOf(verifier: string): Promise<string> {
-  return `p.${base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))}`;
+  return `p.${await sha256Base64url(verifier)}`;
+}
+
+/** The SHA-256 of a text, base64url without padding (also how the server keeps a popup's binding cookie). */
+export async function sha256Base64url(text: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }
 
 /**

@@ -102,12 +102,6 @@ function claimsOf(store: Storage): { claim(state: string): Promise<boolean>; rel
   };
 }
 
-/** SHA-256, base64url: how a browser's binding cookie is kept (never the cookie itself). */
-export async function bindingHashOf(cookie: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(cookie)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 export class PopupRelay {
   private readonly claims: ReturnType<typeof claimsOf>;
 

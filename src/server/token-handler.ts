@@ -5,12 +5,13 @@ import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
 import { createOwnershipCheck, type OwnershipOptions, type Owns } from './ownership.js';
-import { bindingHashOf, memoryPopupStore, PopupRelay, POPUP_OUTCOME_TTL_S, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
+import { memoryPopupStore, PopupRelay, POPUP_OUTCOME_TTL_S, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
 import { popupStartPage, type SeveredOpener } from './popup-start-page.js';
 import type { User } from './schemas.js';
 import { parse as parseCookies, serialize as serializeCookie } from 'hono/utils/cookie';
 import type { Storage } from 'unstorage';
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
+import { createState, sha256Base64url } from '../core/state.js';
 
 /** What `onLogin` learns about a verified login. */
 export interface LoginContext {
@@ -231,8 +232,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     const cookies = parseCookies(request.headers.get('cookie') ?? '');
     const secure = origin.startsWith('https:');
     const name = secure ? SECURE_BINDING_COOKIE : BINDING_COOKIE;
-    const value = readBinding(cookies[name]) ?? base64urlRandom();
-    if (!(await relay!.bind(body.state, await bindingHashOf(value)))) return errorResponse(409, 'this popup login was started already');
+    // A browser's binding cookie: 256 random bits, made like a state; only its SHA-256 is kept.
+    const value = readBinding(cookies[name]) ?? createState();
+    if (!(await relay!.bind(body.state, await sha256Base64url(value)))) return errorResponse(409, 'this popup login was started already');
     const cookie = serializeCookie(name, value, { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: POPUP_OUTCOME_TTL_S });
     return jsonResponse(200, { authorize: authorizeUrl(query, body.state) }, { 'Set-Cookie': cookie });
   };
@@ -242,7 +244,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     if (relay === undefined) return errorResponse(403, 'popup logins are off: turn them on with the popup option', 'state_mismatch');
     const cookies = parseCookies(request.headers.get('cookie') ?? '');
     const cookie = readBinding(cookies[SECURE_BINDING_COOKIE]) ?? readBinding(cookies[BINDING_COOKIE]);
-    const binding = cookie === undefined ? undefined : await bindingHashOf(cookie);
+    const binding = cookie === undefined ? undefined : await sha256Base64url(cookie);
     const check = await relay.checkDeposit(state, binding);
     if (check === 'unbound') return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
     if (check === 'taken' || !(await relay.claim(state, binding!))) return errorResponse(409, 'this popup login already has an outcome');
@@ -366,14 +368,6 @@ const BINDING_COOKIE = 'itch-oauth-popup';
 /** A binding cookie's value, if it has the shape of one. */
 function readBinding(value: string | undefined): string | undefined {
   return value !== undefined && POPUP_VERIFIER.test(value) ? value : undefined;
-}
-
-/** 32 random bytes, base64url: a browser's binding cookie. */
-function base64urlRandom(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 }
 
 /** What `popup` asks for: the severed-opener choice, or `undefined` when the relay is off. */
