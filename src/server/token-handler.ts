@@ -28,6 +28,16 @@ export interface LoginContext {
    * during this login (`{ 2001: true }`). Absent without the option.
    */
   owns?: Owns | undefined;
+  /**
+   * The origin the login was started from, as the user's browser proved it: for a token POSTed
+   * directly (redirect mode), that request's `Origin` (the site's own, or one of
+   * `allowedOrigins`; `null` without one, as from a program that is not a browser); for a popup
+   * login, the opener origin that the start page confirmed when it bound the login to the
+   * browser; `null` when the person confirmed a code instead (`severedOpener: 'confirm'`).
+   * Decide what kind of session to give from this, never from headers of the request that
+   * collects the login: whoever holds a popup's verifier can send any headers.
+   */
+  startedFrom: string | null;
 }
 
 /**
@@ -291,7 +301,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         if ('pending' in outcome) return jsonResponse(202, outcome);
         if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, outcome.code);
         const owns = 'owns' in outcome ? (outcome.owns as Owns) : undefined;
-        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns });
+        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns, startedFrom: null });
       }
       if ('bind' in body) {
         if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
@@ -303,7 +313,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     }
 
     const verified = await verify(body.token);
-    return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request });
+    return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request, startedFrom: request.headers.get('origin') });
   };
 
   return async (request) => {
