@@ -132,8 +132,10 @@ export function createOwnershipCheck(options: OwnershipOptions, context: Ownersh
 async function ownsGame(itch: ItchClient, gameId: number, userId: number, byApiKey: boolean, signal: AbortSignal): Promise<boolean> {
   if (!byApiKey) return (await itch.gameOwnership(gameId, { signal })).owns;
   try {
-    await itch.gameDownloadKeys(gameId, { userId }, { signal });
-    return true;
+    // itch.io answers with the key it found; it counts only when it is this game's key and this
+    // player's (a key bought without an account, or any other answer, is not ownership).
+    const key = await itch.gameDownloadKeys(gameId, { userId }, { signal });
+    return key.game_id === gameId && key.owner?.id === userId;
   } catch (error) {
     if (error instanceof ItchApiError && error.code === 'api_error' && error.errors.includes(NO_DOWNLOAD_KEY)) return false;
     throw error;

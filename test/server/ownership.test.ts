@@ -157,6 +157,27 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
     assert.ok(performance.now() - started < 3 * 150, 'three checks of 150 ms took less than 450 ms');
   });
 
+  it("a download key of another player or another game is not ownership", async () => {
+    for (const [label, change] of [
+      ['another player', (key: { owner?: { id: number } }) => void (key.owner = { ...key.owner, id: C.users.gamer + 1 } as { id: number })],
+      ['another game', (key: { game_id: number }) => void (key.game_id = LANTERN)],
+      ['no owner (bought without an account)', (key: { owner?: unknown }) => void delete key.owner],
+    ] as const) {
+      const forged: FetchFunction = async (url, init) => {
+        const answer = await fetch(url, init);
+        if (!url.includes('/download_keys')) return answer;
+        const body = (await answer.json()) as { download_key: Record<string, unknown> };
+        (change as (key: unknown) => void)(body.download_key);
+        return Response.json(body, { status: answer.status });
+      };
+      const { handler, logins } = setup({ gameIds: [STARFALL], apiKey: DEVELOPER_KEY, require: true }, { fetch: forged });
+      const { status, body } = await answer(await handler(post(tokenOf(C.users.gamer))));
+      assert.equal(status, 403, label);
+      assert.equal(body.code, 'not_owner', label);
+      assert.equal(logins.length, 0, label);
+    }
+  });
+
   it('a game listed twice is checked once', async () => {
     const { handler, calls, logins } = setup({ gameIds: [STARFALL, STARFALL], apiKey: DEVELOPER_KEY });
     await handler(post(tokenOf(C.users.gamer)));
