@@ -49,8 +49,8 @@ export interface RealItchSettings {
   baseUrl?: string | undefined;
   /** Default `https://api.itch.io`. */
   apiBaseUrl?: string | undefined;
-  /** The application's numeric id; without it the backend accepts tokens of any application. */
-  applicationId?: number | undefined;
+  /** The application's numeric id: the backend refuses tokens issued to any other application. */
+  applicationId: number;
   /** Your game and API key, for the owners-only vault; without them the vault is not set up. */
   vault?: VaultSettings | undefined;
 }
@@ -98,7 +98,10 @@ export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchS
   const clientId = env['ITCH_CLIENT_ID']?.trim();
   if (!clientId) return undefined;
   const applicationId = env['ITCH_APPLICATION_ID']?.trim();
-  if (applicationId && !/^[1-9]\d*$/.test(applicationId)) throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
+  if (!applicationId) {
+    throw new Error('ITCH_APPLICATION_ID is needed with ITCH_CLIENT_ID: the number in your OAuth application\'s address on https://itch.io/user/settings/oauth-apps (without it, tokens issued to any other application would log in)');
+  }
+  if (!/^[1-9]\d*$/.test(applicationId)) throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
   const gameId = env['ITCH_GAME_ID']?.trim();
   if (gameId && !/^[1-9]\d*$/.test(gameId)) throw new Error(`ITCH_GAME_ID must be a positive integer, got ${JSON.stringify(gameId)}`);
   const storeUrl = env['ITCH_STORE_URL']?.trim();
@@ -109,7 +112,7 @@ export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchS
     redirectUri: env['ITCH_REDIRECT_URI']?.trim() || undefined,
     baseUrl: env['ITCH_BASE_URL']?.trim() || undefined,
     apiBaseUrl: env['ITCH_API_BASE_URL']?.trim() || undefined,
-    applicationId: applicationId ? Number(applicationId) : undefined,
+    applicationId: Number(applicationId),
   };
 }
 
@@ -201,6 +204,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
+      siteOrigins: [...(publicRedirect === undefined ? [] : [publicRedirect.origin]), `http://127.0.0.1:${port}`],
       avatars: itch !== undefined,
       vault,
       severedOpener: options.severedOpener,
@@ -343,9 +347,6 @@ async function main(argv: string[]): Promise<void> {
       '',
       `  Open ${demo.url} and click "Log in with itch.io".`,
     );
-    if (itch?.applicationId === undefined) {
-      lines.push('', '  Note: set ITCH_APPLICATION_ID so the backend refuses tokens issued to other applications.');
-    }
   }
   lines.push('', '  Press Ctrl+C to stop.\n');
   console.log(lines.join('\n'));

@@ -60,7 +60,12 @@ export interface DemoBackendOptions {
   /** Where the token is checked: `https://api.itch.io` (or the emulator's `apiUrl`). */
   apiBaseUrl: string;
   /** The OAuth application's id: tokens issued to any other application are refused. */
-  applicationId?: number | undefined;
+  applicationId: number;
+  /**
+   * The site's own origins, as its visitors' browsers see them: only a login started from one of
+   * them (`startedFrom`) gets the site's session cookie; the first one decides `Secure`.
+   */
+  siteOrigins: readonly string[];
   /** Origins that may POST the token, when the public origin differs from the request's own. */
   allowedOrigins?: readonly string[] | undefined;
   /**
@@ -97,11 +102,13 @@ interface GameSession {
  */
 export function createDemoBackend(options: DemoBackendOptions): Hono {
   const sessions = new Map<string, Session>();
-  const cookieOptions = (request: Request): CookieOptions => ({
+  // Secure from the site's configured origin: behind a proxy that ends TLS, the request's own
+  // address is plain http although the browser's is not.
+  const cookieOptions = (): CookieOptions => ({
     httpOnly: true,
     sameSite: 'Lax',
     path: '/',
-    secure: new URL(request.url).protocol === 'https:',
+    secure: options.siteOrigins[0]?.startsWith('https:') === true,
   });
   const sessionOf = (c: Context): Session | undefined => {
     const id = getCookie(c, SESSION_COOKIE);
@@ -139,9 +146,11 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     // Checked once per login with itch.io, the developer's key staying here on the server.
     ownership: vault === undefined ? undefined : { gameIds: [vault.gameId], apiKey: vault.apiKey, require: vault.requireOwnership },
-    onLogin({ user, scopes, token, request, owns = {} }) {
-      // The framed game collecting its popup login: a session token in the answer.
-      if (gameOrigin !== undefined && request.headers.get('origin') === gameOrigin) {
+    onLogin({ user, scopes, token, request, owns = {}, startedFrom }) {
+      // Where the browser proved the login started decides the session, never a header of this
+      // request: a login started by the framed game (or confirmed by a code, which any page can
+      // show) gets the game's narrow session token; only the site's own pages get the site cookie.
+      if (startedFrom === null || !options.siteOrigins.includes(startedFrom)) {
         const id = randomBytes(32).toString('base64url');
         gameSessions.set(id, { user, createdAt: Date.now(), owns });
         const player = { id: user.id, username: user.username, display_name: user.display_name };
@@ -154,7 +163,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
       if (previous !== undefined) sessions.delete(previous);
       const id = randomBytes(32).toString('base64url');
       sessions.set(id, { user, scopes, token, createdAt: Date.now(), owns });
-      return { headers: { 'Set-Cookie': generateCookie(SESSION_COOKIE, id, { ...cookieOptions(request), maxAge: SESSION_LIFETIME_S }) } };
+      return { headers: { 'Set-Cookie': generateCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: SESSION_LIFETIME_S }) } };
     },
   });
 
@@ -208,7 +217,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
   app.post('/logout', csrf(), (c) => {
     const id = getCookie(c, SESSION_COOKIE);
     if (id !== undefined) sessions.delete(id);
-    deleteCookie(c, SESSION_COOKIE, cookieOptions(c.req.raw));
+    deleteCookie(c, SESSION_COOKIE, cookieOptions());
     return c.redirect('/', 303);
   });
 

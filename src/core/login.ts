@@ -2,7 +2,7 @@ import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
 import { ItchOAuthError, isErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
-import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupCodeOf, popupStateOf, saveFlow, type FlowMode } from './state.js';
+import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupBindingOf, popupCodeOf, popupStateOfBinding, saveFlow, type FlowMode } from './state.js';
 
 /** The button's attributes in camelCase. */
 export interface LoginOptions {
@@ -92,7 +92,12 @@ export function isFramed(): boolean {
 interface PopupPair {
   /** 256 random bits, base64url: the proof that collects the outcome. Only in this memory. */
   verifier: string;
-  /** `p.` + base64url(SHA-256(verifier)): sent to itch.io and back, and by the popup to the backend. */
+  /**
+   * base64url(SHA-256(verifier)): handed to the popup's start page only, which has the backend
+   * set it as the browser's binding cookie. It proves where the login started; it cannot collect it.
+   */
+  binding: string;
+  /** `p.` + base64url(SHA-256(binding)): sent to itch.io and back, and by the popup to the backend. */
   state: string;
 }
 
@@ -123,7 +128,8 @@ async function makePair(): Promise<PopupPair> {
   if (crypto.subtle === undefined) {
     throw new ItchOAuthError('config_invalid', 'popup mode needs a secure context (https, or http on localhost)');
   }
-  return { verifier, state: await popupStateOf(verifier) };
+  const binding = await popupBindingOf(verifier);
+  return { verifier, binding, state: await popupStateOfBinding(binding) };
 }
 
 /** The ready pair, if any, and a new one on its way. */
@@ -195,12 +201,14 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
     return start.href;
   };
   let state = pair?.state;
+  let binding = pair?.binding;
   let confirmedAt: number | undefined;
   const onMessage = (event: MessageEvent) => {
     const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
     if (event.origin != backend!.origin || data?.itchOAuth != 'popup-start' || state === undefined || data.state != state) return;
     if (popup !== null && event.source !== popup) return;
-    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state }, event.origin);
+    if (binding === undefined) return;
+    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
     confirmedAt = Date.now();
   };
   addEventListener('message', onMessage);
@@ -218,8 +226,9 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const result = (async () => {
     try {
       // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
-      const { verifier, state: made } = pair ?? (await makePair());
+      const { verifier, binding: madeBinding, state: made } = pair ?? (await makePair());
       state = made;
+      binding = madeBinding;
       if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(made);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
       return await collect(popup, backend!, verifier, made, abort.signal, () => confirmedAt, () => {

@@ -44,16 +44,32 @@ function base64url(bytes: Uint8Array): string {
 }
 
 /**
- * The state of a popup login whose verifier is `verifier`: `p.` and the base64url SHA-256 of it.
- * The opener sends this state to itch.io; the backend computes it again from the verifier the
- * opener collects with, so that only the holder of the verifier gets the login.
+ * The binding of a popup login whose verifier is `verifier`: the base64url SHA-256 of it. The
+ * opener hands it to its popup's start page (by `postMessage`, to the backend's origin only),
+ * which has the backend set it as a first-party cookie: the proof, at the deposit, that the token
+ * comes from the browser whose opener started the login. It cannot collect the login.
  * @see RFC 7636 section 4.2 (the same S256 transform)
  */
-export async function popupStateOf(verifier: string): Promise<string> {
-  return `p.${await sha256Base64url(verifier)}`;
+export async function popupBindingOf(verifier: string): Promise<string> {
+  return sha256Base64url(verifier);
 }
 
-/** The SHA-256 of a text, base64url without padding (also how the server keeps a popup's binding cookie). */
+/**
+ * The state of a popup login whose verifier is `verifier`: `p.` and the base64url SHA-256 of its
+ * binding. The opener sends this state to itch.io; the backend checks a binding against it, and
+ * computes it again from the verifier the opener collects with, so that only the holder of the
+ * verifier gets the login.
+ */
+export async function popupStateOf(verifier: string): Promise<string> {
+  return popupStateOfBinding(await popupBindingOf(verifier));
+}
+
+/** The state a popup binding stands for (see {@link popupStateOf}). */
+export async function popupStateOfBinding(binding: string): Promise<string> {
+  return `p.${await sha256Base64url(binding)}`;
+}
+
+/** The SHA-256 of a text, base64url without padding. */
 export async function sha256Base64url(text: string): Promise<string> {
   return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }

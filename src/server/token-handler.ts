@@ -5,13 +5,14 @@ import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import { crossSiteProblem, isJsonContentType, parseAllowedOrigins, readBodyWithLimit } from './request-guard.js';
 import { createOwnershipCheck, type OwnershipOptions, type Owns } from './ownership.js';
-import { memoryPopupStore, PopupRelay, POPUP_OUTCOME_TTL_S, POPUP_STATE, POPUP_VERIFIER } from './popup-relay.js';
-import { popupStartPage, type SeveredOpener } from './popup-start-page.js';
+import { errorResponse, preflightResponse, refusalOf, storeErrorResponse, withCors, withNoStore, type Refusal } from './answers.js';
+import { BASE64URL_256, memoryPopupStore, PopupRelay, POPUP_STATE } from './popup/relay.js';
+import { popupRoutes, type BindRequest } from './popup/routes.js';
+import type { SeveredOpener } from './popup/start-page.js';
 import type { User } from './schemas.js';
-import { parse as parseCookies, serialize as serializeCookie } from 'hono/utils/cookie';
 import type { Storage } from 'unstorage';
-import { buildAuthorizeUrl } from '../core/authorize-url.js';
-import { createState, sha256Base64url } from '../core/state.js';
+
+export type { Refusal } from './answers.js';
 
 /** What `onLogin` learns about a verified login. */
 export interface LoginContext {
@@ -62,11 +63,13 @@ export interface TokenHandlerOptions {
    */
   requiredScopes?: string | readonly string[] | undefined;
   /**
-   * The id of the app's itch.io OAuth application. When set, a token issued to any other
-   * application is refused: the one defence of the implicit flow against token injection
-   * (RFC 9700 section 4.6). Set it.
+   * The id of the app's itch.io OAuth application (the number in its address on
+   * https://itch.io/user/settings/oauth-apps; also the `oauth_application_id` that
+   * `https://api.itch.io/credentials/info` reports for its tokens). Required: a token itch.io
+   * issued to any other application is refused, the one defence of the implicit flow against
+   * token injection (RFC 9700 section 4.6).
    */
-  applicationId?: number | undefined;
+  applicationId: number;
   /**
    * Origins, besides the request URL's own, that may call the handler: behind a proxy that
    * changes the host or scheme, the public origin; for popup mode, the origins of framed games
@@ -80,20 +83,34 @@ export interface TokenHandlerOptions {
   /** Time limit of each call to itch.io in milliseconds. Default 10 000. */
   timeoutMs?: number | undefined;
   /**
-   * Where popup logins wait (five minutes at most) until the page that opened the popup collects
+   * Where popup logins wait (ten minutes at most) until the page that opened the popup collects
    * them: any `unstorage` `Storage`, e.g. Redis, so that several server instances share it.
    * Default: in memory, this process only.
+   *
+   * Only logins that itch.io vouched for are kept per login; what requests without a login may
+   * write (notices to an opener that cannot see its popup, code-confirmed bindings) goes to a
+   * fixed number of slots (1,024), so no number of such requests grows the store past them.
+   * "First deposit wins" is atomic across instances on unstorage's `redis` driver (a `SET NX`);
+   * on any other store it is a lock in the process: exact for the in-memory store and for one
+   * single-threaded owner (a Durable Object), not for several instances on an eventually
+   * consistent store.
    */
   store?: Storage | undefined;
   /**
    * Turns the popup relay on (popup mode: `<itch-login-button mode="popup">`, `login()`, framed
-   * games). `true`, or `{ severedOpener }`: what happens when the popup has no opener to check
-   * (a game whose page itch.io serves cross-origin-isolated): `'refuse'` (default) fails the
-   * login with `popup_unverified`; `'confirm'` asks the person to confirm a six-digit code that
-   * the game shows too (RFC 8628 section 5.4). Off (the default), popup deposits are refused
-   * (403), collections answer 404, and nothing is kept.
+   * games). `true`, or an object:
+   * - `severedOpener`: what happens when the popup has no opener to check (a game whose page
+   *   itch.io serves cross-origin-isolated): `'refuse'` (default) fails the login with
+   *   `popup_unverified`; `'confirm'` asks the person to confirm a six-digit code that the game
+   *   shows too (RFC 8628 section 5.4). Such a login has `startedFrom: null`: any page can show a
+   *   person a code, so give it no more than a framed game's session.
+   * - `siteName`: your site's name, which the code confirmation names (with its origin).
+   * - `dangerouslyAllowHttp`: popup logins from plain-http pages that are not loopback. On plain
+   *   http anyone on the network can plant the binding cookie and collect a victim's login: only
+   *   for a network you trust.
+   * Off (the default), popup deposits are refused (403), collections answer 404, and nothing is kept.
    */
-  popup?: boolean | { severedOpener?: SeveredOpener | undefined } | undefined;
+  popup?: boolean | PopupOptions | undefined;
   /**
    * Told about every refusal, once, so that a refused login never comes with a silent server.
    * Default: one `console.warn` line with the status and the reason. The token, the verifier and
@@ -110,14 +127,11 @@ export interface TokenHandlerOptions {
   ownership?: OwnershipOptions | undefined;
 }
 
-/** A request the handler refused, as `onError` is told about it. */
-export interface Refusal {
-  /** The HTTP status of the answer. */
-  status: number;
-  /** Why, in words for the developer. */
-  message: string;
-  /** The contract's error code the browser reports, when there is one (`state_mismatch`, `not_owner`, …). */
-  code?: string | undefined;
+/** The `popup` option as an object. */
+export interface PopupOptions {
+  severedOpener?: SeveredOpener | undefined;
+  siteName?: string | undefined;
+  dangerouslyAllowHttp?: boolean | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4096;
@@ -153,12 +167,15 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
   const { applicationId } = options;
-  if (applicationId !== undefined && (!Number.isSafeInteger(applicationId) || applicationId <= 0)) {
-    throw new TypeError('applicationId must be the positive integer id of the itch.io OAuth application');
+  if (!Number.isSafeInteger(applicationId) || applicationId <= 0) {
+    throw new TypeError(
+      'applicationId is required: the positive integer id of your itch.io OAuth application (the number in its address on ' +
+        'https://itch.io/user/settings/oauth-apps, or the oauth_application_id that https://api.itch.io/credentials/info reports for its tokens). ' +
+        'Without it, a token itch.io issued to any other application would log in.',
+    );
   }
 
-  const severedOpener = readPopupOption(options.popup);
-  const relay = severedOpener === undefined ? undefined : new PopupRelay(options.store ?? memoryPopupStore());
+  const popup = readPopupOption(options.popup);
   const onError = options.onError ?? ((refusal: Refusal) => console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
   if (typeof onError !== 'function') throw new TypeError('onError must be a function');
   const checkOwnership =
@@ -171,9 +188,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       const info = await itch.credentialsInfo();
       const missing = missingScopes(info.scopes, requiredScopes);
       if (missing.length > 0) return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-      if (applicationId !== undefined && info.oauth_application_id !== applicationId) {
-        return errorResponse(403, 'the access token was not issued to this application');
-      }
+      if (info.oauth_application_id !== applicationId) return errorResponse(403, 'the access token was not issued to this application');
       const user = await itch.profile();
       if (checkOwnership === undefined) return { user, scopes: info.scopes };
       const ownership = await checkOwnership({ token, user, scopes: info.scopes });
@@ -195,87 +210,26 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     return new Response(JSON.stringify(body), { status: 200, headers });
   };
 
-  /** The start page of a popup login: `GET {backend}?state=p.…&client_id=…&redirect_uri=…&scope=…`. */
-  const startPopup = async (request: Request): Promise<Response> => {
-    const query = new URL(request.url).searchParams;
-    const state = query.get('state') ?? '';
-    if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
-    if (!POPUP_STATE.test(state)) return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
-    try {
-      authorizeUrl(query, state);
-    } catch (error) {
-      return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
-    }
-    await relay.arrive(state, severedOpener === 'confirm');
-    return popupStartPage(state, severedOpener!);
-  };
-
-  /** The authorization address a start page goes on to: the configured itch.io, nowhere else. */
-  const authorizeUrl = (query: URLSearchParams, state: string): string =>
-    buildAuthorizeUrl({ baseUrl, clientId: query.get('client_id') ?? '', redirectUri: query.get('redirect_uri') ?? '', scope: query.get('scope') ?? 'profile:me', state }).href;
-
-  /**
-   * The start page's POST, once the opener confirmed the state (or the person the code): binds
-   * the state to this browser with a first-party cookie and answers where to go on.
-   */
-  const bindPopup = async (request: Request, body: BindRequest): Promise<Response> => {
-    const origin = request.headers.get('origin');
-    const site = request.headers.get('sec-fetch-site');
-    const own = new URL(request.url).origin;
-    if (origin === null || (site !== null && site !== 'same-origin') || (origin !== own && allowedOrigins?.has(origin) !== true)) {
-      return errorResponse(403, 'a popup login is bound only by the start page on this origin');
-    }
-    const query = new URL(request.url).searchParams;
-    if (query.get('state') !== body.state) return errorResponse(400, 'the start page binds the state of its own address');
-    if (body.opener === null) {
-      if (severedOpener !== 'confirm' || !body.confirmed) {
-        const why =
-          severedOpener === 'confirm'
-            ? 'the person did not confirm the code of the popup login'
-            : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-        await relay!.refuse(body.state, { status: 403, errors: [why], code: 'popup_unverified' });
-        return errorResponse(403, why, 'popup_unverified');
-      }
-    } else if (body.opener !== own && allowedOrigins?.has(body.opener) !== true) {
-      return errorResponse(403, `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`, 'state_mismatch');
-    }
-    const cookies = parseCookies(request.headers.get('cookie') ?? '');
-    const secure = origin.startsWith('https:');
-    const name = secure ? SECURE_BINDING_COOKIE : BINDING_COOKIE;
-    // A browser's binding cookie: 256 random bits, made like a state; only its SHA-256 is kept.
-    const value = readBinding(cookies[name]) ?? createState();
-    if (!(await relay!.bind(body.state, await sha256Base64url(value)))) return errorResponse(409, 'this popup login was started already');
-    const cookie = serializeCookie(name, value, { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: POPUP_OUTCOME_TTL_S });
-    return jsonResponse(200, { authorize: authorizeUrl(query, body.state) }, { 'Set-Cookie': cookie });
-  };
-
-  /** A popup's callback hands over its token: only from the browser the state is bound to. */
-  const deposit = async (request: Request, token: string, state: string): Promise<Response> => {
-    if (relay === undefined) return errorResponse(403, 'popup logins are off: turn them on with the popup option', 'state_mismatch');
-    const cookies = parseCookies(request.headers.get('cookie') ?? '');
-    const cookie = readBinding(cookies[SECURE_BINDING_COOKIE]) ?? readBinding(cookies[BINDING_COOKIE]);
-    const binding = cookie === undefined ? undefined : await sha256Base64url(cookie);
-    const check = await relay.checkDeposit(state, binding);
-    if (check === 'unbound') return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
-    if (check === 'taken' || !(await relay.claim(state, binding!))) return errorResponse(409, 'this popup login already has an outcome');
-    try {
-      const verified = await verify(token);
-      if (verified instanceof Response) {
-        const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
-        await relay.settle(state, { at: Date.now(), status: verified.status, errors, code });
-        return verified;
-      }
-      await relay.settle(state, { at: Date.now(), ...verified, token });
-      return jsonResponse(202, { deposited: true });
-    } catch (error) {
-      // The state is free again: the capture's retry may deposit once the store is back.
-      await relay.unclaim(state, binding!).catch(() => undefined);
-      throw error;
-    }
-  };
+  const relay =
+    popup === undefined
+      ? undefined
+      : popupRoutes({
+          relay: new PopupRelay(options.store ?? memoryPopupStore()),
+          severedOpener: popup.severedOpener,
+          siteName: popup.siteName,
+          allowHttp: popup.dangerouslyAllowHttp,
+          baseUrl,
+          allowedOrigins,
+          verify,
+          logIn: (login, request) =>
+            logIn({ user: login.user as User, scopes: login.scopes, token: login.token, owns: login.owns as Owns | undefined, startedFrom: login.startedFrom, request }),
+        });
+  const relayOff = (status: number, code?: string) => errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
 
   const handle = async (request: Request): Promise<Response> => {
-    if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) return startPopup(request);
+    // The popup's start page: a top-level navigation, before the cross-site check (its request
+    // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
+    if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) return relay === undefined ? relayOff(404) : relay.start(request);
     const crossSite = crossSiteProblem(request, allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
@@ -295,19 +249,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     if ('problem' in body) return errorResponse(400, body.problem);
 
     try {
-      if ('verifier' in body) {
-        if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
-        const outcome = await relay.collect(body.verifier);
-        if ('pending' in outcome) return jsonResponse(202, outcome);
-        if ('status' in outcome) return errorResponse(outcome.status, outcome.errors, outcome.code);
-        const owns = 'owns' in outcome ? (outcome.owns as Owns) : undefined;
-        return await logIn({ user: outcome.user as User, scopes: outcome.scopes, token: outcome.token, request, owns, startedFrom: null });
-      }
-      if ('bind' in body) {
-        if (relay === undefined) return errorResponse(404, 'popup logins are off: turn them on with the popup option');
-        return await bindPopup(request, body.bind);
-      }
-      if (body.state !== undefined) return await deposit(request, body.token, body.state);
+      if ('verifier' in body) return relay === undefined ? relayOff(404) : await relay.collect(request, body.verifier);
+      if ('bind' in body) return relay === undefined ? relayOff(404) : await relay.bind(request, body.bind);
+      if (body.state !== undefined) return relay === undefined ? relayOff(403, 'state_mismatch') : await relay.deposit(request, body.token, body.state);
     } catch (error) {
       return storeErrorResponse(error);
     }
@@ -318,24 +262,16 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
 
   return async (request) => {
     const response = await handle(request);
-    const refusal = refusals.get(response);
+    const refusal = refusalOf(response);
     if (refusal !== undefined) onError(refusal);
     return withCors(request, allowedOrigins, response);
   };
-
-}
-
-/** The start page's request to bind its state: `opener` is the origin that confirmed it, or null. */
-interface BindRequest {
-  state: string;
-  opener: string | null;
-  confirmed: boolean;
 }
 
 type Body = { token: string; state?: string | undefined } | { verifier: string } | { bind: BindRequest } | { problem: string };
 
 const BODY_SHAPES =
-  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "confirmed"?: true}';
+  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "binding"?: "<binding>", "confirmed"?: true}';
 
 /**
  * Reads one of the four bodies: the token (redirect mode), the token with a popup `state`
@@ -352,14 +288,15 @@ function readBody(bytes: Uint8Array): Body {
   const value = body as Record<string, unknown>;
   if (fields === 'popup_verifier') {
     const verifier = value['popup_verifier'];
-    return typeof verifier === 'string' && POPUP_VERIFIER.test(verifier) ? { verifier } : { problem: 'popup_verifier must be 43 base64url characters' };
+    return typeof verifier === 'string' && BASE64URL_256.test(verifier) ? { verifier } : { problem: 'popup_verifier must be 43 base64url characters' };
   }
-  if (fields === 'opener,popup_bind' || fields === 'confirmed,opener,popup_bind') {
-    const { popup_bind: state, opener, confirmed = false } = value;
+  if (fields === 'opener,popup_bind' || fields === 'confirmed,opener,popup_bind' || fields === 'binding,opener,popup_bind') {
+    const { popup_bind: state, opener, binding, confirmed = false } = value;
     if (typeof state !== 'string' || !POPUP_STATE.test(state)) return { problem: 'popup_bind must be the state of a popup login' };
     if (opener !== null && (typeof opener !== 'string' || opener.length > 300)) return { problem: 'opener must be an origin or null' };
+    if (binding !== undefined && typeof binding !== 'string') return { problem: 'binding must be a string' };
     if (typeof confirmed !== 'boolean') return { problem: 'confirmed must be a boolean' };
-    return { bind: { state, opener, confirmed } };
+    return { bind: { state, opener, binding, confirmed } };
   }
   if (fields !== 'access_token' && fields !== 'access_token,state') return { problem: `the request body must be exactly ${BODY_SHAPES}` };
   const token = readAccessToken(value['access_token']);
@@ -371,24 +308,18 @@ function readBody(bytes: Uint8Array): Body {
   return { token, state };
 }
 
-/** The binding cookie: `__Host-` on https (Secure, Path=/, no Domain), plain on http (local development). */
-const SECURE_BINDING_COOKIE = '__Host-itch-oauth-popup';
-const BINDING_COOKIE = 'itch-oauth-popup';
-
-/** A binding cookie's value, if it has the shape of one. */
-function readBinding(value: string | undefined): string | undefined {
-  return value !== undefined && POPUP_VERIFIER.test(value) ? value : undefined;
-}
-
-/** What `popup` asks for: the severed-opener choice, or `undefined` when the relay is off. */
-function readPopupOption(popup: TokenHandlerOptions['popup']): SeveredOpener | undefined {
+/** What `popup` asks for, with its defaults, or `undefined` when the relay is off. */
+function readPopupOption(popup: TokenHandlerOptions['popup']): { severedOpener: SeveredOpener; siteName: string; dangerouslyAllowHttp: boolean } | undefined {
   if (popup === undefined || popup === false) return undefined;
-  if (popup === true) return 'refuse';
-  const choice = typeof popup === 'object' && popup !== null ? (popup.severedOpener ?? 'refuse') : undefined;
-  if (choice !== 'confirm' && choice !== 'refuse') {
-    throw new TypeError('popup must be true, false, or { severedOpener: "confirm" | "refuse" }');
-  }
-  return choice;
+  const object: PopupOptions = popup === true ? {} : popup;
+  if (typeof object !== 'object' || object === null) throw new TypeError('popup must be true, false, or { severedOpener?, siteName?, dangerouslyAllowHttp? }');
+  const unknown = Object.keys(object).filter((key) => !['severedOpener', 'siteName', 'dangerouslyAllowHttp'].includes(key));
+  if (unknown.length > 0) throw new TypeError(`popup has no option ${unknown.join(', ')} (it takes severedOpener, siteName, dangerouslyAllowHttp)`);
+  const { severedOpener = 'refuse', siteName = 'This site', dangerouslyAllowHttp = false } = object;
+  if (severedOpener !== 'confirm' && severedOpener !== 'refuse') throw new TypeError('popup.severedOpener must be "confirm" or "refuse"');
+  if (typeof siteName !== 'string' || siteName.trim() === '' || siteName.length > 100) throw new TypeError('popup.siteName must be a name of 1 to 100 characters');
+  if (typeof dangerouslyAllowHttp !== 'boolean') throw new TypeError('popup.dangerouslyAllowHttp must be a boolean');
+  return { severedOpener, siteName, dangerouslyAllowHttp };
 }
 
 /** The access token, if it is one. */
@@ -407,69 +338,4 @@ function upstreamErrorResponse(error: unknown): Response {
   }
   const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
   return errorResponse(502, `itch.io could not verify the access token (${why})`);
-}
-
-function jsonResponse(status: number, body: unknown, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...extraHeaders },
-  });
-}
-
-/** The refusals this handler made, for `onError` (an app's own `Response` from `onLogin` is not one). */
-const refusals = new WeakMap<Response, Refusal>();
-
-/**
- * `{ "errors": [...], "code"?: "..." }`: one message, or the messages of a refusal the popup relay
- * kept; `code` is the contract's error code the browser reports.
- */
-function errorResponse(status: number, messages: string | readonly string[], code?: string, extraHeaders: Record<string, string> = {}): Response {
-  const errors = [messages].flat();
-  const response = jsonResponse(status, code === undefined ? { errors } : { errors, code }, extraHeaders);
-  refusals.set(response, { status, message: errors.join('; '), code });
-  return response;
-}
-
-/** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
-function storeErrorResponse(error: unknown): Response {
-  return errorResponse(503, `the popup login store failed (${describeStoreError(error)}): try again in a moment`, undefined, { 'Retry-After': '1' });
-}
-
-/**
- * The kind of a store failure, in words that can never hold a stored value: the error's class
- * and a Redis error's leading word (`OOM`, `READONLY`, …), never its message or the command's
- * arguments (ioredis attaches them, and they are the stored login).
- */
-function describeStoreError(error: unknown): string {
-  const name = error instanceof Error && /^\w{1,40}$/.test(error.name) ? error.name : 'unknown error';
-  const word = error instanceof Error ? /^[A-Z]{2,20}\b/.exec(error.message)?.[0] : undefined;
-  return word === undefined ? name : `${name} ${word}`;
-}
-
-/** The answer to a CORS preflight from an allowed origin (checked before). */
-function preflightResponse(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' },
-  });
-}
-
-/**
- * Lets a listed origin of another site read the answer (a framed game collecting its popup
- * login). Cookies are not allowed across origins: the app answers such a page with a token.
- */
-function withCors(request: Request, allowed: ReadonlySet<string> | undefined, response: Response): Response {
-  const origin = request.headers.get('origin');
-  if (origin === null || allowed?.has(origin) !== true || origin === new URL(request.url).origin) return response;
-  const headers = new Headers(response.headers);
-  headers.set('Access-Control-Allow-Origin', origin);
-  headers.append('Vary', 'Origin');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function withNoStore(response: Response): Response {
-  if (response.headers.has('Cache-Control')) return response;
-  const headers = new Headers(response.headers);
-  headers.set('Cache-Control', 'no-store');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

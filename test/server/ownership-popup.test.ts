@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import { popupStateOf } from '../../src/core/state.js';
+import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createTokenHandler, type LoginContext, type TokenHandlerOptions } from '../../src/server/index.js';
 
@@ -51,14 +51,20 @@ async function begin(handler: (request: Request) => Promise<Response>, state: st
   const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
   const start = `${APP}/auth/itch?${query}`;
   assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }))).status, 200);
-  const bind = await handler(post({ popup_bind: state, opener: APP }, {}, start));
+  const bind = await handler(post({ popup_bind: state, opener: APP, binding: bindings.get(state) }, {}, start));
   assert.equal(bind.status, 200, await bind.clone().text());
   return bind.headers.get('set-cookie')!.split(';')[0]!;
 }
 
+/** The binding each state's opener hands its start page. */
+const bindings = new Map<string, string>();
+
 async function pair(): Promise<{ verifier: string; state: string }> {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, state: await popupStateOf(verifier) };
+  const binding = await popupBindingOf(verifier);
+  const state = await popupStateOfBinding(binding);
+  bindings.set(state, binding);
+  return { verifier, state };
 }
 
 /** Everything the store holds, as one string to search. */

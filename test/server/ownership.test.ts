@@ -342,7 +342,7 @@ describe('itch.io failing during the check', () => {
 
 describe('the ownership option is checked at construction', () => {
   const make = (ownership: unknown) => () =>
-    createTokenHandler({ onLogin: () => undefined, ownership: ownership as TokenHandlerOptions['ownership'] });
+    createTokenHandler({ applicationId: 1, onLogin: () => undefined, ownership: ownership as TokenHandlerOptions['ownership'] });
   const bad: [string, unknown, RegExp][] = [
     ['null', null, /^ownership must be an object/],
     ['a list', [STARFALL], /^ownership must be an object/],
@@ -379,7 +379,7 @@ describe('the ownership option is checked at construction', () => {
 
   it('good options are accepted, and no call is made before a login', () => {
     const itch = recordingFetch();
-    createTokenHandler({ onLogin: () => undefined, fetch: itch.fetch, ownership: { gameIds: [STARFALL], apiKey: DEVELOPER_KEY, require: true } });
+    createTokenHandler({ applicationId: 1, onLogin: () => undefined, fetch: itch.fetch, ownership: { gameIds: [STARFALL], apiKey: DEVELOPER_KEY, require: true } });
     assert.equal(itch.calls.length, 0);
   });
 });

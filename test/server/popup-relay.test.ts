@@ -1,8 +1,9 @@
 // The popup relay of createTokenHandler against the emulator: the start page binds a popup login
 // to the browser whose opener confirmed it, the popup deposits from that browser only, only the
-// holder of the verifier collects, once; onLogin runs on the collecting request. Then the attacks
-// and failures of issue 16: unbound deposits (a link with an attacker's state), the relay left
-// off, two deposits at once, a flood, a store that fails; two handler instances sharing a real
+// holder of the verifier collects, once, from the origin the login started from; onLogin runs on
+// the collecting request with `startedFrom` from the binding. Then the attacks and failures:
+// unbound deposits (a link with an attacker's state), planted cookies, forged origins, the relay
+// left off, two deposits at once, floods, a store that fails; two handler instances sharing a real
 // Redis (Debian's redis-server, started here on a free port), Redis at its memory limit, and down.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -14,7 +15,8 @@ import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { popupStateOf } from '../../src/core/state.js';
+import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
+import { NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
 
 const APP = 'http://127.0.0.1:5173';
@@ -53,17 +55,23 @@ function handlerWith(options: Partial<TokenHandlerOptions> = {}) {
   return { handler, logins, refusals, asked };
 }
 
-function post(body: unknown, origin = APP, site = 'same-origin', headers: Record<string, string> = {}, url = `${APP}/auth/itch`): Request {
-  return new Request(url, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', Origin: origin, 'Sec-Fetch-Site': site, ...headers },
-  });
+/** A browser's POST to the backend; `null` leaves the header out (a request that is not a browser's). */
+function post(body: unknown, origin: string | null = APP, site: string | null = 'same-origin', headers: Record<string, string> = {}, url = `${APP}/auth/itch`): Request {
+  const sent: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
+  if (origin !== null) sent['Origin'] = origin;
+  if (site !== null) sent['Sec-Fetch-Site'] = site;
+  return new Request(url, { method: 'POST', body: JSON.stringify(body), headers: sent });
 }
 
-async function pair(): Promise<{ verifier: string; state: string }> {
+/** The binding each state's opener hands its start page (what the opener's answer carries). */
+const bindings = new Map<string, string>();
+
+async function pair(): Promise<{ verifier: string; binding: string; state: string }> {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, state: await popupStateOf(verifier) };
+  const binding = await popupBindingOf(verifier);
+  const state = await popupStateOfBinding(binding);
+  bindings.set(state, binding);
+  return { verifier, binding, state };
 }
 
 /** The start page's address for a state: the app's authorization request, on the backend. */
@@ -80,7 +88,8 @@ function startUrl(state: string): string {
 async function begin(handler: (request: Request) => Promise<Response>, state: string, opener: string | null = APP, confirmed?: boolean) {
   const page = await handler(new Request(startUrl(state), { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }));
   assert.equal(page.status, 200, await page.clone().text());
-  const bind = await handler(post({ popup_bind: state, opener, ...(confirmed === undefined ? {} : { confirmed }) }, APP, 'same-origin', {}, startUrl(state)));
+  const fields = opener === null ? (confirmed === undefined ? {} : { confirmed }) : { binding: bindings.get(state) };
+  const bind = await handler(post({ popup_bind: state, opener, ...fields }, APP, 'same-origin', {}, startUrl(state)));
   const cookie = bind.headers.get('set-cookie')?.split(';')[0];
   return { bind, cookie };
 }
@@ -102,17 +111,18 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true });
     const { bind, cookie } = await begin(handler, state, GAME);
     assert.equal(bind.status, 200);
-    assert.match(cookie ?? '', /^itch-oauth-popup=[A-Za-z0-9_-]{43}$/);
+    assert.equal(cookie, `itch-oauth-popup-${state.slice(2, 14)}=o.${bindings.get(state)}.${Buffer.from(GAME).toString('base64url')}`);
     assert.match(bind.headers.get('set-cookie') ?? '', /HttpOnly/);
     assert.match(bind.headers.get('set-cookie') ?? '', /SameSite=Lax/);
     const { authorize } = (await bind.json()) as { authorize: string };
     assert.ok(authorize.startsWith(`${emulator.url}/user/oauth?`), authorize);
     assert.equal(new URL(authorize).searchParams.get('state'), state);
     assert.equal(new URL(authorize).searchParams.get('response_type'), 'token');
-    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true, arrived: true });
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).json(), { pending: true });
 
     const deposited = await handler(deposit(state, cookie));
     assert.equal(deposited.status, 202);
+    assert.match(deposited.headers.get('set-cookie') ?? '', new RegExp(`^itch-oauth-popup-${state.slice(2, 14)}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax$`), 'the binding ends');
     assert.equal(logins.length, 0, 'onLogin waits for the collection');
 
     const collect = post({ popup_verifier: verifier }, GAME, 'cross-site');
@@ -123,8 +133,9 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(collected.headers.get('access-control-allow-origin'), GAME);
     assert.equal(logins.length, 1);
     assert.equal(logins[0]?.request, collect);
+    assert.equal(logins[0]?.startedFrom, GAME);
 
-    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }))).json(), { pending: true }, 'collected once');
+    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).json(), { pending: true }, 'collected once');
     assert.equal(logins.length, 1);
   });
 
@@ -132,8 +143,8 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const { handler } = handlerWith({ allowedOrigins: ['https://game.example'] });
     const { state } = await pair();
     await handler(new Request(startUrl(state)));
-    const bind = await handler(post({ popup_bind: state, opener: 'https://game.example' }, 'https://game.example', 'same-origin', {}, startUrl(state)));
-    assert.match(bind.headers.get('set-cookie') ?? '', /^__Host-itch-oauth-popup=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    const bind = await handler(post({ popup_bind: state, opener: 'https://game.example', binding: bindings.get(state) }, 'https://game.example', 'same-origin', {}, startUrl(state)));
+    assert.match(bind.headers.get('set-cookie') ?? '', new RegExp(`^__Host-itch-oauth-popup-${state.slice(2, 14)}=o\\.[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]+; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`));
   });
 
   it('refuses a deposit from a browser that holds no binding (a link with an attacker-picked state): 403 state_mismatch, no call to itch.io, nothing kept', async () => {
@@ -157,7 +168,7 @@ describe('popup relay: a login bound to the browser that started it', () => {
     );
   });
 
-  it("refuses a deposit that carries another browser's binding cookie", async () => {
+  it("refuses a deposit that carries another browser's binding cookie, under its own name or the state's", async () => {
     const { handler, asked } = handlerWith();
     const victim = await pair();
     const attacker = await pair();
@@ -166,39 +177,56 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.notEqual(victimCookie, attackerCookie);
     // The victim's popup hands over a token for the attacker's state: the victim's cookie is not its binding.
     assert.equal((await handler(deposit(attacker.state, victimCookie))).status, 403);
+    const renamed = victimCookie!.replace(victim.state.slice(2, 14), attacker.state.slice(2, 14));
+    assert.equal((await handler(deposit(attacker.state, renamed))).status, 403);
     assert.deepEqual(asked, []);
     assert.equal((await handler(deposit(victim.state, victimCookie))).status, 202);
   });
 
-  it('keeps the binding of a browser across its logins (one cookie, several states)', async () => {
-    const { handler } = handlerWith();
+  it('keeps one binding cookie per login, so that logins in several tabs of one browser all complete', async () => {
+    const { handler, logins } = handlerWith();
     const first = await pair();
     const second = await pair();
-    const { cookie } = await begin(handler, first.state);
-    const page = await handler(new Request(startUrl(second.state)));
-    assert.equal(page.status, 200);
-    const rebind = await handler(post({ popup_bind: second.state, opener: APP }, APP, 'same-origin', { Cookie: cookie! }, startUrl(second.state)));
-    assert.equal(rebind.headers.get('set-cookie')?.split(';')[0], cookie);
-    assert.equal((await handler(deposit(first.state, cookie))).status, 202);
-    assert.equal((await handler(deposit(second.state, cookie))).status, 202);
+    const { cookie: one } = await begin(handler, first.state);
+    const { cookie: two } = await begin(handler, second.state);
+    const both = `${one}; ${two}`;
+    assert.equal((await handler(deposit(first.state, both))).status, 202);
+    assert.equal((await handler(deposit(second.state, both))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: first.verifier }))).status, 200);
+    assert.equal((await handler(post({ popup_verifier: second.verifier }))).status, 200);
+    assert.equal(logins.length, 2);
   });
 
-  it('binds only for an opener on its own origin or in allowedOrigins, from the start page itself, once', async () => {
+  it('sets the value it computes at every binding, never one the request carries', async () => {
     const { handler } = handlerWith();
-    const { state } = await pair();
+    const victim = await pair();
+    const planted = `itch-oauth-popup-${victim.state.slice(2, 14)}=o.${'A'.repeat(43)}.${Buffer.from(APP).toString('base64url')}`;
+    const bind = await handler(post({ popup_bind: victim.state, opener: APP, binding: victim.binding }, APP, 'same-origin', { Cookie: planted }, startUrl(victim.state)));
+    assert.equal(bind.headers.get('set-cookie')?.split(';')[0], `itch-oauth-popup-${victim.state.slice(2, 14)}=o.${victim.binding}.${Buffer.from(APP).toString('base64url')}`);
+  });
+
+  it('binds only with the opener\'s binding, for an opener on its own origin or in allowedOrigins, from the start page itself', async () => {
+    const { handler } = handlerWith();
+    const { state, binding } = await pair();
     await handler(new Request(startUrl(state)));
-    const unlisted = await handler(post({ popup_bind: state, opener: EVIL }, APP, 'same-origin', {}, startUrl(state)));
+    const unlisted = await handler(post({ popup_bind: state, opener: EVIL, binding }, APP, 'same-origin', {}, startUrl(state)));
     assert.equal(unlisted.status, 403);
     assert.equal(((await unlisted.json()) as { code: string }).code, 'state_mismatch');
     assert.equal(unlisted.headers.get('set-cookie'), null);
-    const crossSite = await handler(post({ popup_bind: state, opener: APP }, EVIL, 'cross-site', {}, startUrl(state)));
+    const crossSite = await handler(post({ popup_bind: state, opener: APP, binding }, EVIL, 'cross-site', {}, startUrl(state)));
     assert.equal(crossSite.status, 403);
-    const fromGame = await handler(post({ popup_bind: state, opener: APP }, GAME, 'cross-site', {}, startUrl(state)));
+    const fromGame = await handler(post({ popup_bind: state, opener: APP, binding }, GAME, 'cross-site', {}, startUrl(state)));
     assert.equal(fromGame.status, 403, 'a framed page cannot bind, even a listed one: only the start page');
-    const otherState = await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl((await pair()).state)));
+    const noMetadata = await handler(post({ popup_bind: state, opener: APP, binding }, GAME, null, {}, startUrl(state)));
+    assert.equal(noMetadata.status, 403, 'without Fetch Metadata, only the request URL\'s own origin binds');
+    const otherState = await handler(post({ popup_bind: state, opener: APP, binding }, APP, 'same-origin', {}, startUrl((await pair()).state)));
     assert.equal(otherState.status, 400);
-    assert.equal((await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl(state)))).status, 200);
-    assert.equal((await handler(post({ popup_bind: state, opener: APP }, APP, 'same-origin', {}, startUrl(state)))).status, 409, 'bound once');
+    for (const wrong of [undefined, (await pair()).binding, 'A'.repeat(43)]) {
+      const refused = await handler(post({ popup_bind: state, opener: APP, ...(wrong === undefined ? {} : { binding: wrong }) }, APP, 'same-origin', {}, startUrl(state)));
+      assert.equal(refused.status, 403, `binding ${wrong}`);
+      assert.equal(refused.headers.get('set-cookie'), null);
+    }
+    assert.equal((await handler(post({ popup_bind: state, opener: APP, binding }, APP, 'same-origin', {}, startUrl(state)))).status, 200);
   });
 
   it('serves the start page with a strict CSP, no caching, no framing, and goes on to the configured itch.io only', async () => {
@@ -416,7 +444,7 @@ describe('popup relay off (no popup option)', () => {
   });
 
   it('checks the popup option at creation', () => {
-    assert.throws(() => createTokenHandler({ onLogin: () => undefined, popup: { severedOpener: 'ask' as 'confirm' } }), /severedOpener/);
+    assert.throws(() => createTokenHandler({ applicationId: 1, onLogin: () => undefined, popup: { severedOpener: 'ask' as 'confirm' } }), /severedOpener/);
   });
 });
 

@@ -84,7 +84,7 @@ describe('the handler against a stand-in that answers only at the real paths', (
   });
 
   it('fails against the same stand-in with the spec layout (baseUrl + /api), as every real login did before', async () => {
-    const handler = createTokenHandler({ apiBaseUrl: `${api.origin}/api`, onLogin: () => undefined });
+    const handler = createTokenHandler({ apiBaseUrl: `${api.origin}/api`, applicationId: 42, onLogin: () => undefined });
     const response = await handler(post());
     assert.equal(response.status, 401);
   });
@@ -118,7 +118,7 @@ describe('a credential never follows a redirect to another host', () => {
   it('fails with code redirect for the current API and the token handler answers 502', async () => {
     const client = createItchClient({ apiBaseUrl: itch.origin, credential: { type: 'oauth', accessToken: TOKEN } });
     await assert.rejects(client.profile(), (error: unknown) => error instanceof ItchApiError && error.code === 'redirect');
-    const handler = createTokenHandler({ apiBaseUrl: itch.origin, onLogin: () => undefined });
+    const handler = createTokenHandler({ apiBaseUrl: itch.origin, applicationId: 42, onLogin: () => undefined });
     assert.equal((await handler(post())).status, 502);
     assert.equal(elsewhere.requests.length, 0);
     assert.ok(itch.requests.length >= 2);

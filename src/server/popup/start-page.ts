@@ -10,7 +10,7 @@
  * `connect-src 'self'`, no framing, no referrer, no caching.
  */
 import { html, raw } from 'hono/html';
-import { popupCodeOf } from '../core/state.js';
+import { popupCodeOf } from '../../core/state.js';
 
 /** What happens when the popup has no opener to ask (severed from the start). */
 export type SeveredOpener = 'confirm' | 'refuse';
@@ -53,7 +53,9 @@ const bind = async (body) => {
 if (window.opener) {
   addEventListener('message', (event) => {
     const data = event.data;
-    if (event.source === window.opener && data && data.itchOAuth === 'popup-opener' && data.state === state) bind({ opener: event.origin });
+    if (event.source === window.opener && data && data.itchOAuth === 'popup-opener' && data.state === state && typeof data.binding === 'string') {
+      bind({ opener: event.origin, binding: data.binding });
+    }
   });
   window.opener.postMessage({ itchOAuth: 'popup-start', state }, '*');
   setTimeout(() => {
@@ -64,6 +66,7 @@ if (window.opener) {
   }, ${OPENER_WAIT_MS});
 } else if (main.dataset.severed === 'confirm') {
   show(words.confirm);
+  document.getElementById('origin').textContent = location.origin;
   document.getElementById('confirm').hidden = false;
   document.getElementById('yes').onclick = () => bind({ opener: null, confirmed: true });
   document.getElementById('no').onclick = () => bind({ opener: null, confirmed: false });
@@ -75,7 +78,7 @@ if (window.opener) {
 /** What the page says, by outcome (the handler's refusals carry a `code`). */
 const WORDS = {
   leaving: 'Opening itch.io…',
-  confirm: 'This window cannot see the game that opened it. Confirm only if the game shows this same code right now:',
+  confirm: 'This window cannot see the game that opened it.',
   popup_unverified:
     'This window could not be tied to the game that opened it, so the login stops here for your safety. Close this window and log in again from the game (allow pop-ups if your browser asks).',
   state_mismatch: 'The page that opened this window is not allowed to log in to this site. Close this window.',
@@ -105,13 +108,62 @@ function nonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18))));
 }
 
-/**
- * The start page for the popup login of `state`.
- * @param severed what the page does when it has no opener to ask.
- */
-export function popupStartPage(state: string, severed: SeveredOpener): Response {
+/** What the start page needs besides its state. */
+export interface StartPageOptions {
+  /** What the page does when it has no opener to ask. */
+  severed: SeveredOpener;
+  /** The site's name, shown where the person confirms a code. */
+  siteName: string;
+}
+
+/** The start page for the popup login of `state`. */
+export function popupStartPage(state: string, { severed, siteName }: StartPageOptions): Response {
   const n = nonce();
   const code = popupCodeOf(state);
+  return page(
+    n,
+    html`<main data-state="${state}" data-severed="${severed}">
+      <h1>Log in with itch.io</h1>
+      <p id="status" role="status">Checking the game that opened this window…</p>
+      <div id="confirm" hidden>
+        <p>
+          <strong>${siteName}</strong> (<span id="origin"></span>) asks you to confirm this code. Confirm only if
+          ${siteName}'s own game shows this same code right now. If another site, game, message or person gave you
+          this code, choose "It does not": confirming would log you in to ${siteName} for them.
+        </p>
+        <p class="code" aria-label="code ${code}">${code}</p>
+        <button type="button" id="yes">${siteName}'s game shows ${code}</button>
+        <button type="button" id="no">It does not</button>
+      </div>
+    </main>
+    <script type="application/json" id="words">
+      ${raw(JSON.stringify(WORDS).replace(/</g, '\\u003c'))}
+    </script>
+    <script nonce="${n}">
+      ${raw(SCRIPT)}
+    </script>`,
+    200,
+  );
+}
+
+/**
+ * The page a start page becomes when the popup-login store fails: the person reads what happened,
+ * and nothing else runs.
+ */
+export function popupUnavailablePage(): Response {
+  const response = page(
+    nonce(),
+    html`<main>
+      <h1>Log in with itch.io</h1>
+      <p role="alert">The site cannot log you in right now. Close this window and try again in a moment.</p>
+    </main>`,
+    503,
+  );
+  response.headers.set('Retry-After', '5');
+  return response;
+}
+
+function page(n: string, main: ReturnType<typeof html>, status: number): Response {
   const body = html`<!doctype html>
 <html lang="en">
   <head>
@@ -125,25 +177,11 @@ export function popupStartPage(state: string, severed: SeveredOpener): Response 
     </style>
   </head>
   <body>
-    <main data-state="${state}" data-severed="${severed}">
-      <h1>Log in with itch.io</h1>
-      <p id="status" role="status">Checking the game that opened this window…</p>
-      <div id="confirm" hidden>
-        <p class="code" aria-label="code ${code}">${code}</p>
-        <button type="button" id="yes">The game shows ${code}</button>
-        <button type="button" id="no">It does not</button>
-      </div>
-    </main>
-    <script type="application/json" id="words">
-      ${raw(JSON.stringify(WORDS).replace(/</g, '\\u003c'))}
-    </script>
-    <script nonce="${n}">
-      ${raw(SCRIPT)}
-    </script>
+    ${main}
   </body>
 </html>`;
   return new Response(String(body), {
-    status: 200,
+    status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${n}'; style-src 'nonce-${n}'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,

@@ -1,0 +1,176 @@
+/*
+ * Where a popup login waits between the popup's deposit and the opener's collection, and what
+ * else the handler keeps for popup logins. Two spaces, kept apart:
+ *
+ * - **Logins** (`itch-oauth:popup:<state>`): a login that itch.io vouched for, under its state,
+ *   until the opener collects it or it expires. Written only after a deposit passed its binding
+ *   cookie *and* itch.io accepted its token for this application, so no request without an
+ *   itch.io login can add one, and nothing else can push one out but other real logins.
+ * - **Notices** (`itch-oauth:popup-notice:<slot>`): what an opener that cannot see its popup may
+ *   need before there is a login (the start page asks for a code; a deposit is being checked; a
+ *   refusal), and the binding of a code-confirmed login. Requests without credentials write
+ *   here, so it is a fixed number of slots: a state's notice lives in the slot its state hashes
+ *   to, and a newer state overwrites an older one there. No number of requests grows it past
+ *   {@link NOTICE_SLOTS} entries; a flood can only overwrite notices (see the README's threat
+ *   table), never a login.
+ */
+import { createStorage, type Storage } from 'unstorage';
+import lruCacheDriver from 'unstorage/drivers/lru-cache';
+
+/** How long a popup login may take, from the start page to the collection. */
+export const POPUP_TTL_S = 10 * 60;
+
+/** `p.` and 43 base64url characters (a SHA-256): the state of a popup login. */
+export const POPUP_STATE = /^p\.[A-Za-z0-9_-]{43}$/;
+/** 32 random bytes or a SHA-256, base64url without padding: a verifier, a binding. */
+export const BASE64URL_256 = /^[A-Za-z0-9_-]{43}$/;
+
+/** How many notices the store holds at most. */
+export const NOTICE_SLOTS = 1024;
+
+const LOGIN_PREFIX = 'itch-oauth:popup:';
+const CLAIM_PREFIX = 'itch-oauth:popup-claim:';
+const NOTICE_PREFIX = 'itch-oauth:popup-notice:';
+
+/** A refusal as the opener collects it: the answer's status, its messages and the contract's code. */
+export interface RelayRefusal {
+  status: number;
+  errors: string[];
+  code?: string | undefined;
+}
+
+/** A login itch.io vouched for, waiting for its opener. */
+export interface PopupLogin {
+  at: number;
+  user: unknown;
+  scopes: string[];
+  token: string;
+  owns?: Record<string, boolean> | undefined;
+  /** The origin the login was proved to start from at binding, `null` for a confirmed code. */
+  startedFrom: string | null;
+}
+
+/** What an opener may learn before its login is there (the one notice of a state). */
+export interface PopupNotice {
+  at: number;
+  state: string;
+  /** The start page asks the person to confirm a code (the opener shows it too). */
+  confirm?: true | undefined;
+  /** The SHA-256 of the cookie of a code-confirmed binding. */
+  codeBinding?: string | undefined;
+  /** A deposit's token is being checked with itch.io. */
+  delivering?: true | undefined;
+  /** The login ended without a login (e.g. `popup_unverified`, a token itch.io refused). */
+  refusal?: RelayRefusal | undefined;
+}
+
+/**
+ * The default store: in memory, this process only, at most 10 000 entries, each for
+ * {@link POPUP_TTL_S}. Notices take at most {@link NOTICE_SLOTS} of them.
+ */
+export function memoryPopupStore(): Storage {
+  return createStorage({ driver: lruCacheDriver({ max: 10_000, ttl: POPUP_TTL_S * 1000 }) });
+}
+
+/** The part of ioredis the relay uses for its one atomic step. */
+interface RedisLike {
+  set(key: string, value: string, ex: 'EX', seconds: number, nx: 'NX'): Promise<'OK' | null>;
+  del(key: string): Promise<number>;
+}
+
+/** "First deposit wins", as one step: `claim` is true for exactly one caller per state. */
+interface Claims {
+  claim(state: string): Promise<boolean>;
+  release(state: string): Promise<void>;
+}
+
+/**
+ * The store's atomic "first deposit wins". On unstorage's `redis` driver it is a `SET NX` on the
+ * server that every instance shares; on any other store it is a lock in this process, which is
+ * exact for the in-memory store (one process) and for a store that one single-threaded owner
+ * serves (a Durable Object), not across instances sharing an eventually consistent store.
+ */
+function claimsOf(store: Storage): Claims {
+  const { driver } = store.getMount(LOGIN_PREFIX);
+  const redis = driver.name === 'redis' ? (driver.getInstance?.() as RedisLike | undefined) : undefined;
+  if (redis !== undefined) {
+    const base = String((driver.options as { base?: string } | undefined)?.base ?? '').replace(/:$/, '');
+    const key = (state: string) => (base ? `${base}:` : '') + CLAIM_PREFIX + state;
+    return {
+      claim: async (state) => (await redis.set(key(state), '1', 'EX', POPUP_TTL_S, 'NX')) === 'OK',
+      release: async (state) => void (await redis.del(key(state))),
+    };
+  }
+  const claimed = new Map<string, number>();
+  return {
+    claim: async (state) => {
+      const now = Date.now();
+      for (const [key, until] of claimed) if (until < now) claimed.delete(key);
+      if (claimed.has(state)) return false;
+      claimed.set(state, now + POPUP_TTL_S * 1000);
+      return true;
+    },
+    release: async (state) => void claimed.delete(state),
+  };
+}
+
+/** The notice slot of a state: its first 30 bits, modulo the number of slots. */
+function slotOf(state: string): number {
+  const bits = [...state.slice(2, 7)].reduce((sum, char) => sum * 64 + BASE64URL_DIGITS.indexOf(char), 0);
+  return bits % NOTICE_SLOTS;
+}
+const BASE64URL_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+const fresh = (at: unknown): boolean => typeof at === 'number' && Date.now() - at <= POPUP_TTL_S * 1000;
+
+export class PopupRelay {
+  private readonly claims: Claims;
+
+  constructor(private readonly store: Storage) {
+    this.claims = claimsOf(store);
+  }
+
+  /** The login waiting under `state`, if any (left in place). */
+  async login(state: string): Promise<PopupLogin | undefined> {
+    const entry = await this.store.getItem<PopupLogin>(LOGIN_PREFIX + state);
+    return entry !== null && typeof entry === 'object' && fresh(entry.at) ? entry : undefined;
+  }
+
+  /** Takes the login out of the store: it is removed before the caller uses it. */
+  async take(state: string): Promise<void> {
+    await this.store.removeItem(LOGIN_PREFIX + state);
+  }
+
+  /**
+   * Keeps a verified login for its opener, if it is the first for its state (atomically: of two
+   * deposits at once, one wins). `false` when another deposit has the state already.
+   */
+  async keep(state: string, login: PopupLogin): Promise<boolean> {
+    if (!(await this.claims.claim(state))) return false;
+    try {
+      await this.store.setItem(LOGIN_PREFIX + state, login, { ttl: POPUP_TTL_S });
+    } catch (error) {
+      // The state is free again: the capture's retry may deposit once the store is back.
+      await this.claims.release(state).catch(() => undefined);
+      throw error;
+    }
+    return true;
+  }
+
+  /** The notice of `state`, if its slot holds one for this state. */
+  async notice(state: string): Promise<PopupNotice | undefined> {
+    const entry = await this.store.getItem<PopupNotice>(NOTICE_PREFIX + slotOf(state));
+    return entry !== null && typeof entry === 'object' && entry.state === state && fresh(entry.at) ? entry : undefined;
+  }
+
+  /** Adds to the notice of `state` (`undefined` fields remove), in its slot. */
+  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>): Promise<void> {
+    const notice: PopupNotice = { ...(await this.notice(state)), ...change, at: Date.now(), state };
+    await this.store.setItem(NOTICE_PREFIX + slotOf(state), JSON.parse(JSON.stringify(notice)) as PopupNotice, { ttl: POPUP_TTL_S });
+  }
+
+  /** Removes the notice of `state` (once its refusal is collected). */
+  async forget(state: string): Promise<void> {
+    if ((await this.notice(state)) !== undefined) await this.store.removeItem(NOTICE_PREFIX + slotOf(state));
+  }
+}

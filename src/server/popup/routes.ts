@@ -1,0 +1,194 @@
+/*
+ * The four requests of a popup login, as the token handler serves them on the backend URL:
+ *
+ * 1. **Start** (`GET {backend}?state=p.…&client_id=…`): the popup's first page. It writes nothing
+ *    (but the "confirm a code" notice, in the bounded notice space).
+ * 2. **Bind** (`POST {"popup_bind", "opener", "binding"}` from that page, same-origin): once the
+ *    page's opener answered its `postMessage` with the login's binding, from an origin the site
+ *    allows, the handler checks `p.` + SHA-256(binding) is the state and sets the binding cookie
+ *    (see `binding.ts`), which records the opener's origin. With no opener, the person confirms
+ *    a code, or the login ends with `popup_unverified`, as the site chose.
+ * 3. **Deposit** (`POST {"access_token", "state"}` from the callback page's capture): refused
+ *    before anything else without the state's binding cookie (on https: the `__Host-` one);
+ *    then the token is checked with itch.io, and the verified login waits under its state.
+ * 4. **Collect** (`POST {"popup_verifier"}` from the opener, about once a second): only a browser
+ *    page (`Origin`), only from the origin the login was bound to; `onLogin` runs then, with
+ *    `startedFrom` from the binding, never from this request.
+ */
+import { buildAuthorizeUrl } from '../../core/authorize-url.js';
+import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
+import { errorResponse, jsonResponse, markRefusal, storeFailure } from '../answers.js';
+import { bindingCookie, clearBindingCookie, isLoopbackOrigin, readBinding } from './binding.js';
+import { BASE64URL_256, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
+import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
+
+/** The start page's request to bind its state. */
+export interface BindRequest {
+  state: string;
+  /** The origin whose answer the start page received, or `null` when it had no opener. */
+  opener: string | null;
+  /** The binding the opener handed over (with an opener). */
+  binding?: string | undefined;
+  /** The person confirmed the code (without an opener, `severedOpener: 'confirm'`). */
+  confirmed: boolean;
+}
+
+/** A token itch.io vouched for, or the answer that refused it. */
+export type Verified = { user: unknown; scopes: string[]; owns?: Record<string, boolean> | undefined } | Response;
+
+export interface PopupRoutesOptions {
+  relay: PopupRelay;
+  severedOpener: SeveredOpener;
+  /** Shown where a person confirms a code. */
+  siteName: string;
+  /** Popup logins from plain-http pages that are not loopback. */
+  allowHttp: boolean;
+  /** itch.io, where the start page goes on to. */
+  baseUrl: string;
+  allowedOrigins: ReadonlySet<string> | undefined;
+  verify(token: string): Promise<Verified>;
+  logIn(login: PopupLogin, request: Request): Promise<Response>;
+}
+
+/** The handler's popup requests (see the top of this file). */
+export function popupRoutes(options: PopupRoutesOptions) {
+  const { relay, severedOpener, allowedOrigins } = options;
+
+  /** Whether a page of `origin` may start popup logins here (the site's own, or listed). */
+  const mayOpen = (origin: string, request: Request, own: string | null) =>
+    origin === own || origin === new URL(request.url).origin || allowedOrigins?.has(origin) === true;
+
+  /** The authorization address a start page goes on to: the configured itch.io, nowhere else. */
+  const authorizeUrl = (query: URLSearchParams, state: string): string =>
+    buildAuthorizeUrl({
+      baseUrl: options.baseUrl,
+      clientId: query.get('client_id') ?? '',
+      redirectUri: query.get('redirect_uri') ?? '',
+      scope: query.get('scope') ?? 'profile:me',
+      state,
+    }).href;
+
+  return {
+    async start(request: Request): Promise<Response> {
+      const query = new URL(request.url).searchParams;
+      const state = query.get('state') ?? '';
+      if (!POPUP_STATE.test(state)) return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
+      try {
+        authorizeUrl(query, state);
+      } catch (error) {
+        return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
+      }
+      if (severedOpener === 'confirm') {
+        // An opener that cannot see its popup learns from this notice to show the code too.
+        try {
+          await relay.note(state, { confirm: true });
+        } catch (error) {
+          return markRefusal(popupUnavailablePage(), { status: 503, message: storeFailure(error) });
+        }
+      }
+      return popupStartPage(state, { severed: severedOpener, siteName: options.siteName });
+    },
+
+    async bind(request: Request, body: BindRequest): Promise<Response> {
+      const origin = request.headers.get('origin');
+      const site = request.headers.get('sec-fetch-site');
+      // Only the start page itself binds: a same-origin request (a browser that sends no Fetch
+      // Metadata, on plain http, must then name the request's own origin).
+      const sameOrigin = site === 'same-origin' || (site === null && origin === new URL(request.url).origin);
+      if (origin === null || !sameOrigin || !mayOpen(origin, request, null)) {
+        return errorResponse(403, 'a popup login is bound only by the start page on this origin');
+      }
+      const secure = origin.startsWith('https:');
+      if (!secure && !isLoopbackOrigin(origin) && !options.allowHttp) {
+        return errorResponse(
+          403,
+          'popup logins are refused on plain http outside loopback: anyone on the network can plant its cookie. Serve the site over https (or, on a network you trust, set popup.dangerouslyAllowHttp)',
+        );
+      }
+      if (new URL(request.url).searchParams.get('state') !== body.state) return errorResponse(400, 'the start page binds the state of its own address');
+      const { state } = body;
+
+      if (body.opener === null) {
+        const notice = await relay.notice(state);
+        if (severedOpener !== 'confirm' || !body.confirmed) {
+          const why =
+            severedOpener === 'confirm'
+              ? 'the person did not confirm the code of the popup login'
+              : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
+          if (notice?.codeBinding === undefined) await relay.note(state, { refusal: { status: 403, errors: [why], code: 'popup_unverified' } });
+          return errorResponse(403, why, 'popup_unverified');
+        }
+        if (notice?.codeBinding !== undefined || notice?.refusal !== undefined) return errorResponse(409, 'this popup login was confirmed already');
+        const secret = createState();
+        await relay.note(state, { codeBinding: await sha256Base64url(secret) });
+        return jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }, { 'Set-Cookie': bindingCookie(state, { kind: 'code', secret }, secure) });
+      }
+
+      if (!mayOpen(body.opener, request, origin)) {
+        return errorResponse(403, `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`, 'state_mismatch');
+      }
+      if (body.binding === undefined || !BASE64URL_256.test(body.binding) || (await popupStateOfBinding(body.binding)) !== state) {
+        return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
+      }
+      const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
+      return jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }, { 'Set-Cookie': cookie });
+    },
+
+    async deposit(request: Request, token: string, state: string): Promise<Response> {
+      const origin = request.headers.get('origin');
+      // On https only the __Host- cookie counts: the plain name can be planted by a sibling
+      // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6).
+      const plain = origin !== null && origin.startsWith('http:') && (isLoopbackOrigin(origin) || options.allowHttp);
+      const binding = readBinding(request, state, plain);
+      let startedFrom: string | null | undefined;
+      if (binding?.kind === 'opener') {
+        const own = origin ?? new URL(request.url).origin;
+        if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, request, own)) startedFrom = binding.opener;
+      } else if (binding?.kind === 'code') {
+        const notice = await relay.notice(state);
+        if (notice?.codeBinding !== undefined && notice.codeBinding === (await sha256Base64url(binding.secret))) startedFrom = null;
+      }
+      if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
+      if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
+
+      await relay.note(state, { delivering: true });
+      const verified = await options.verify(token);
+      if (verified instanceof Response) {
+        // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
+        if (verified.status >= 500) await relay.note(state, { delivering: undefined });
+        else {
+          const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
+          await relay.note(state, { delivering: undefined, refusal: { status: verified.status, errors, code } });
+        }
+        return verified;
+      }
+      if (!(await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }))) return errorResponse(409, 'this popup login already has an outcome');
+      // Its notice said "being checked"; the login itself now says more (a code binding is spent).
+      await relay.forget(state).catch(() => undefined);
+      return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
+    },
+
+    async collect(request: Request, verifier: string): Promise<Response> {
+      const origin = request.headers.get('origin');
+      if (origin === null) return errorResponse(403, 'a popup login is collected only by the page that started it (a browser request with an Origin)', 'state_mismatch');
+      const state = await popupStateOf(verifier);
+      const login = await relay.login(state);
+      if (login !== undefined) {
+        if (login.startedFrom !== null && origin !== login.startedFrom) {
+          return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
+        }
+        await relay.take(state);
+        return options.logIn(login, request);
+      }
+      const notice = await relay.notice(state);
+      if (notice?.refusal !== undefined) {
+        await relay.forget(state);
+        return errorResponse(notice.refusal.status, notice.refusal.errors, notice.refusal.code);
+      }
+      if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
+      if (notice?.codeBinding !== undefined) return jsonResponse(202, { pending: true, arrived: true });
+      if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
+      return jsonResponse(202, { pending: true });
+    },
+  };
+}
