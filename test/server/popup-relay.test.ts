@@ -16,7 +16,7 @@ import memoryDriver from 'unstorage/drivers/memory';
 import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
-import { NOTICE_SLOTS } from '../../src/server/popup/relay.js';
+import { memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
 
 const APP = 'http://127.0.0.1:5173';
@@ -427,6 +427,157 @@ describe('popup relay: a login bound to the browser that started it', () => {
   });
 });
 
+describe('popup relay: what an attacker cannot get', () => {
+  const SITE = 'https://app.example';
+  const SECURE_GAME = 'https://game.example';
+  /** The app on https: its start page, bind and deposits come from SITE. */
+  const secureHandler = (options: Partial<TokenHandlerOptions> = {}) => handlerWith({ allowedOrigins: [SITE, SECURE_GAME], ...options });
+  const secureStart = (state: string) => startUrl(state).replace(APP, SITE);
+  async function bindOnHttps(handler: (request: Request) => Promise<Response>, state: string, binding: string, opener = SITE) {
+    const bind = await handler(post({ popup_bind: state, opener, binding }, SITE, 'same-origin', {}, secureStart(state)));
+    assert.equal(bind.status, 200, await bind.clone().text());
+    return bind.headers.get('set-cookie')!.split(';')[0]!;
+  }
+  const secureDeposit = (state: string, cookie: string | undefined) =>
+    post({ access_token: token(), state }, SITE, 'same-origin', cookie === undefined ? {} : { Cookie: cookie }, `${SITE}/auth/itch`);
+
+  it('cookie tossing: on https a binding planted under the plain name (sibling subdomain, other port, http) collects nothing', async () => {
+    const { handler, logins, asked } = secureHandler();
+    // The attacker binds their own state in their own browser and reads the value they were given...
+    const attacker = await pair();
+    const theirs = await bindOnHttps(handler, attacker.state, attacker.binding);
+    assert.match(theirs, /^__Host-itch-oauth-popup-/);
+    // ...and plants it in the victim's browser under the plain name, which a sibling subdomain
+    // (Domain=), another port or a plain-http response can set. The victim approves the attacker's state.
+    const planted = theirs.replace(/^__Host-/, '');
+    const refused = await handler(secureDeposit(attacker.state, planted));
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { code: string }).code, 'state_mismatch');
+    assert.deepEqual(asked, [], 'itch.io was not asked');
+    assert.equal((await handler(post({ popup_verifier: attacker.verifier }, SITE, 'same-origin', {}, `${SITE}/auth/itch`))).status, 202);
+    assert.equal(logins.length, 0);
+    // The same value under the __Host- name (which only this host's https responses can set) is the binding.
+    assert.equal((await handler(secureDeposit(attacker.state, theirs))).status, 202);
+  });
+
+  it('refuses popup logins from plain-http pages that are not loopback, unless dangerouslyAllowHttp', async () => {
+    const LAN = 'http://game.lan:8080';
+    const attempt = async (options: Partial<TokenHandlerOptions>) => {
+      const { handler } = handlerWith({ allowedOrigins: [LAN], ...options });
+      const { state, binding } = await pair();
+      const start = startUrl(state).replace(APP, LAN);
+      const bind = await handler(post({ popup_bind: state, opener: LAN, binding }, LAN, null, {}, start));
+      const cookie = bind.headers.get('set-cookie')?.split(';')[0];
+      const deposited = await handler(post({ access_token: token(), state }, LAN, null, cookie === undefined ? {} : { Cookie: cookie }, `${LAN}/auth/itch`));
+      return { bind: bind.status, deposit: deposited.status, message: ((await bind.json()) as { errors?: string[] }).errors?.[0] };
+    };
+    const refused = await attempt({});
+    assert.equal(refused.bind, 403);
+    assert.match(refused.message ?? '', /plain http outside loopback.*https.*dangerouslyAllowHttp/);
+    assert.equal(refused.deposit, 403);
+    assert.deepEqual(await attempt({ popup: { dangerouslyAllowHttp: true } }), { bind: 200, deposit: 202, message: undefined });
+  });
+
+  it('a login started by a framed game reaches onLogin with startedFrom the game, whoever collects it and with whatever Origin', async () => {
+    const { handler, logins, refusals } = secureHandler();
+    const { verifier, state, binding } = await pair();
+    const cookie = await bindOnHttps(handler, state, binding, SECURE_GAME);
+    assert.equal((await handler(secureDeposit(state, cookie))).status, 202);
+    const collect = (origin: string | null, site: string | null) => handler(post({ popup_verifier: verifier }, origin, site, {}, `${SITE}/auth/itch`));
+    // curl with the verifier: no Origin, or the site's own Origin forged.
+    const noOrigin = await collect(null, null);
+    assert.equal(noOrigin.status, 403);
+    const forged = await collect(SITE, 'same-origin');
+    assert.equal(forged.status, 403);
+    assert.match(((await forged.json()) as { errors: string[] }).errors[0]!, /started from https:\/\/game\.example, not from https:\/\/app\.example/);
+    assert.equal(logins.length, 0, 'nothing reached onLogin');
+    assert.deepEqual(refusals.slice(-2).map((refusal) => [refusal.status, refusal.code]), [[403, 'state_mismatch'], [403, 'state_mismatch']], 'each refusal logged');
+    // The refusals took nothing: the game itself still collects, and the session it gets is the game's.
+    const collected = await collect(SECURE_GAME, 'cross-site');
+    assert.equal(collected.status, 200);
+    assert.deepEqual(logins.map((login) => login.startedFrom), [SECURE_GAME]);
+  });
+
+  it('a code-confirmed login has startedFrom null, and is collected only by the site or a listed origin', async () => {
+    const { handler, logins } = handlerWith({ popup: { severedOpener: 'confirm' } });
+    const { verifier, state } = await pair();
+    const { bind, cookie } = await begin(handler, state, null, true);
+    assert.equal(bind.status, 200);
+    assert.match(cookie!, /^itch-oauth-popup-[A-Za-z0-9_-]{12}=c\.[A-Za-z0-9_-]{43}$/);
+    // A second confirmation of the same state (by anyone) binds nothing more.
+    assert.equal((await begin(handler, state, null, true)).bind.status, 409);
+    assert.equal((await handler(deposit(state, cookie))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: verifier }, EVIL, 'cross-site'))).status, 403);
+    assert.equal((await handler(post({ popup_verifier: verifier }, null, null))).status, 403);
+    assert.equal((await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).status, 200);
+    assert.deepEqual(logins.map((login) => login.startedFrom), [null]);
+    // Deposited once, never again, whatever binds it next.
+    const again = await begin(handler, state, null, true);
+    assert.equal((await handler(deposit(state, again.cookie))).status, 409);
+  });
+
+  it('names the site and warns, where a person confirms a code', async () => {
+    const { handler } = handlerWith({ popup: { severedOpener: 'confirm', siteName: 'Starfall <Keep>' } });
+    const html = await (await handler(new Request(startUrl((await pair()).state)))).text();
+    assert.match(html, /<strong>Starfall &lt;Keep&gt;<\/strong> \(<span id="origin"><\/span>\) asks you to confirm this code/);
+    assert.match(html, /If another site, game, message or person gave you\s+this code, choose "It does not"/);
+  });
+
+  it('a token POSTed directly has startedFrom its Origin, and null without one', async () => {
+    const { handler, logins } = handlerWith();
+    assert.equal((await handler(post({ access_token: token() }))).status, 200);
+    assert.equal((await handler(post({ access_token: token() }, GAME, 'cross-site'))).status, 200);
+    assert.equal((await handler(post({ access_token: token() }, null, null))).status, 200);
+    assert.deepEqual(logins.map((login) => login.startedFrom), [APP, GAME, null]);
+  });
+
+  it('20,000 start pages and 20,000 unverified binds evict no pending login and keep at most the notice slots', async () => {
+    const store = memoryPopupStore();
+    const { handler, logins } = handlerWith({ store, popup: { severedOpener: 'confirm' }, onError: () => undefined });
+    // One login deposited and waiting for its opener, one bound and not yet deposited.
+    const waiting = await pair();
+    assert.equal((await handler(deposit(waiting.state, (await begin(handler, waiting.state)).cookie))).status, 202);
+    const bound = await pair();
+    const { cookie } = await begin(handler, bound.state);
+    const before = (await keysOf(store)).length;
+    for (let i = 0; i < 20_000; i++) {
+      const flood = await pair();
+      const page = await handler(new Request(startUrl(flood.state)));
+      if (page.status !== 200) assert.fail(`start page ${i} answered ${page.status}`);
+      const bind = await handler(post({ popup_bind: flood.state, opener: null, confirmed: false }, APP, 'same-origin', {}, startUrl(flood.state)));
+      if (bind.status !== 403) assert.fail(`bind ${i} answered ${bind.status}`);
+    }
+    const keys = await keysOf(store);
+    assert.ok(keys.length <= before + NOTICE_SLOTS, `${keys.length} keys after the flood, ${before} before`);
+    assert.ok(keys.filter((key) => !key.startsWith('itch-oauth:popup-notice:')).length <= 1, 'only the waiting login besides the notices');
+    assert.equal((await handler(post({ popup_verifier: waiting.verifier }))).status, 200);
+    assert.equal((await handler(deposit(bound.state, cookie))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: bound.verifier }))).status, 200);
+    assert.equal(logins.length, 2);
+  });
+
+  it('answers a readable 503 page from the start page when the store fails, and tells onError', async () => {
+    const store = createStorage({ driver: { name: 'down', hasItem: fail, getItem: fail, setItem: fail, removeItem: fail, getKeys: fail, clear: fail } });
+    const { handler, refusals } = handlerWith({ store, popup: { severedOpener: 'confirm' } });
+    const page = await handler(new Request(startUrl((await pair()).state)));
+    assert.equal(page.status, 503);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await page.text(), /The site cannot log you in right now\. Close this window and try again in a moment\./);
+    assert.deepEqual(refusals.map((refusal) => [refusal.status, refusal.message]), [[503, 'the popup login store failed (Error): try again in a moment']]);
+  });
+
+  it('requires applicationId, saying where to find it', () => {
+    assert.throws(
+      () => createTokenHandler({ onLogin: () => undefined } as unknown as TokenHandlerOptions),
+      (error: unknown) => error instanceof TypeError && /applicationId is required/.test(error.message) && error.message.includes('https://itch.io/user/settings/oauth-apps'),
+    );
+  });
+});
+
+function fail(): never {
+  throw new Error('store down');
+}
+
 describe('popup relay off (no popup option)', () => {
   it('refuses deposits (403), answers collections and start pages 404, and keeps nothing', async () => {
     const store = createStorage({ driver: memoryDriver() });
@@ -566,6 +717,28 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
       await client.config('SET', 'maxmemory', '0');
       Object.assign(console, original);
     }
+  });
+
+  it('20,000 start pages and 20,000 unverified binds grow Redis by at most the notice slots (DBSIZE, used_memory)', async () => {
+    const { store, client } = await redisStore();
+    const { handler, logins } = handlerWith({ store, popup: { severedOpener: 'confirm' }, onError: () => undefined });
+    const waiting = await pair();
+    assert.equal((await handler(deposit(waiting.state, (await begin(handler, waiting.state)).cookie))).status, 202);
+    const memory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
+    const keysBefore = await client.dbsize();
+    const bytesBefore = await memory();
+    for (let i = 0; i < 20_000; i++) {
+      const flood = await pair();
+      await handler(new Request(startUrl(flood.state)));
+      await handler(post({ popup_bind: flood.state, opener: null, confirmed: false }, APP, 'same-origin', {}, startUrl(flood.state)));
+    }
+    const grownKeys = (await client.dbsize()) - keysBefore;
+    const grownBytes = (await memory()) - bytesBefore;
+    console.log(`# Redis after 20,000 start pages and 20,000 binds: +${grownKeys} keys, +${grownBytes} bytes of used_memory`);
+    assert.ok(grownKeys <= NOTICE_SLOTS, `${grownKeys} keys`);
+    assert.ok(grownBytes <= 512 * 1024, `${grownBytes} bytes`);
+    assert.equal((await handler(post({ popup_verifier: waiting.verifier }))).status, 200, 'the waiting login is still there');
+    assert.equal(logins.length, 1);
   });
 
   it('answers 503 while Redis is down, never logging anyone in', async () => {
