@@ -15,13 +15,23 @@ const itch = {
   applicationId: Number(process.env.ITCH_APPLICATION_ID ?? 7001),
 };
 
-/** Mounts the backend's routes in Vite's dev and preview servers. */
+const pathOf = (req) => req.url.split('?')[0];
+
+/**
+ * Mounts the backend's routes in Vite's dev and preview servers. PUBLIC_ORIGIN: where people reach
+ * the site (e.g. https://your.site behind a proxy that ends TLS); by default the server's own.
+ */
 function backend() {
-  const listener = getRequestListener(createBackend(itch).app);
-  const mount = (server) => {
-    server.middlewares.use((req, res, next) => (['/auth/itch', '/me'].includes(req.url.split('?')[0]) ? listener(req, res) : next()));
+  const mount = (server, port) => {
+    const publicOrigin = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${port}`).origin;
+    const listener = getRequestListener(createBackend({ ...itch, publicOrigin }).app);
+    server.middlewares.use((req, res, next) => (['/auth/itch', '/me'].includes(pathOf(req)) ? listener(req, res) : next()));
   };
-  return { name: 'backend', configureServer: mount, configurePreviewServer: mount };
+  return {
+    name: 'backend',
+    configureServer: (server) => mount(server, server.config.server.port),
+    configurePreviewServer: (server) => mount(server, server.config.preview.port),
+  };
 }
 
 export default defineConfig({
