@@ -2,9 +2,9 @@
 // examples/node_modules by `npm run test:examples`), each in its own runtime: Node, Express, Hono,
 // Vite, workerd (wrangler dev, no account), Deno and Bun. One emulator for all; each example's
 // server on a free port. For each: a redirect login, a popup login, a refusal that leaves one line
-// naming the reason in the server's log, pages that never repeat the Host header, and (started
-// again with an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a Secure cookie though the
-// request is http.
+// naming the reason in the server's log, the callback page's headers, pages that never repeat the
+// Host header, and (started again with an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a
+// Secure cookie though the request is http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -121,6 +121,9 @@ async function approve(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Approve' }).click();
 }
 
+/** The callback page's headers (README, Security), as every example sends them. */
+const CALLBACK_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin' };
+
 test.beforeAll(() => {
   if (!existsSync(path.join(examples, 'node_modules', 'itch-oauth-widget', 'dist', 'server.js'))) {
     throw new Error('examples/node_modules has no packed itch-oauth-widget: run npm run test:examples');
@@ -179,6 +182,12 @@ for (const example of EXAMPLES) {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/itch\.io did not accept the access token/);
       expect(running!.log()).not.toContain(token);
+    });
+
+    test('serves the callback page with no Referer, no cache and no opener', async ({ request }) => {
+      const answer = await request.get(`${running!.origin}/callback.html`);
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()).toMatchObject(CALLBACK_HEADERS);
     });
 
     if (example.name !== 'vite-spa') {
