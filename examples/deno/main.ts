@@ -8,18 +8,25 @@ const ITCH_BASE_URL = Deno.env.get('ITCH_BASE_URL') ?? 'http://127.0.0.1:8787';
 const ITCH_CLIENT_ID = Deno.env.get('ITCH_CLIENT_ID') ?? 'emu-starfall-companion';
 const ITCH_APPLICATION_ID = Number(Deno.env.get('ITCH_APPLICATION_ID') ?? 7001);
 
+// Where people reach this site, e.g. PUBLIC_ORIGIN=https://your.site behind a proxy that ends TLS.
+// The pages' addresses and the cookie's Secure come from it, never from the request's Host or
+// scheme: behind such a proxy the request is plain http, and Host is whatever the client sent.
+const PORT = Number(Deno.env.get('PORT') ?? 3000);
+const PUBLIC_ORIGIN = new URL(Deno.env.get('PUBLIC_ORIGIN') ?? `http://127.0.0.1:${PORT}`).origin;
+const SECURE = PUBLIC_ORIGIN.startsWith('https:') ? '; Secure' : '';
+
 const sessions = new Map<string, User>(); // session id → itch.io user: yours to keep (Deno KV, a database…)
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
   popup: true, // the login button's mode="popup"
-  onLogin: ({ user, request }) => {
+  onLogin: ({ user }) => {
     const sid = crypto.randomUUID();
     sessions.set(sid, user);
-    const secure = request.url.startsWith('https:') ? '; Secure' : '';
-    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${SECURE}` } };
   },
 });
 
@@ -42,7 +49,7 @@ async function app(request: Request): Promise<Response> {
     const html = (await Deno.readTextFile(page))
       .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
       .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
-      .replaceAll('%ORIGIN%', url.origin);
+      .replaceAll('%ORIGIN%', PUBLIC_ORIGIN);
     const headers = url.pathname === '/callback.html' ? CALLBACK_HEADERS : {};
     return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
   }
@@ -51,4 +58,4 @@ async function app(request: Request): Promise<Response> {
   return new Response('Not found', { status: 404 });
 }
 
-Deno.serve({ port: Number(Deno.env.get('PORT') ?? 3000), hostname: '127.0.0.1', onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) }, app);
+Deno.serve({ port: PORT, hostname: '127.0.0.1', onListen: ({ port }) => console.log(`listening on http://127.0.0.1:${port}`) }, app);

@@ -13,18 +13,25 @@ const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787';
 const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
 const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
 
+// Where people reach this site, e.g. PUBLIC_ORIGIN=https://your.site behind a proxy that ends TLS.
+// The pages' addresses and the cookie's Secure come from it, never from the request's Host or
+// scheme: behind such a proxy the request is plain http, and Host is whatever the client sent.
+const PORT = Number(process.env.PORT ?? 3000);
+const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${PORT}`).origin;
+const SECURE = PUBLIC_ORIGIN.startsWith('https:') ? '; Secure' : '';
+
 const sessions = new Map(); // session id → itch.io user: yours to keep (a database, a signed cookie…)
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
   popup: true, // the login button's mode="popup"
-  onLogin: ({ user, request }) => {
+  onLogin: ({ user }) => {
     const sid = randomUUID();
     sessions.set(sid, user);
-    const secure = request.url.startsWith('https:') ? '; Secure' : '';
-    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${SECURE}` } };
   },
 });
 
@@ -38,22 +45,22 @@ app.get('/me', (req, res) => {
   else res.sendStatus(401);
 });
 
-async function page(file, req, res) {
+async function page(file, res) {
   const html = (await readFile(new URL(file, import.meta.url), 'utf8'))
     .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
     .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
-    .replaceAll('%ORIGIN%', `${req.protocol}://${req.get('host')}`);
+    .replaceAll('%ORIGIN%', PUBLIC_ORIGIN);
   res.type('html').send(html);
 }
-app.get('/', (req, res) => page('public/index.html', req, res));
-app.get('/callback.html', (req, res) => {
+app.get('/', (_req, res) => page('public/index.html', res));
+app.get('/callback.html', (_req, res) => {
   res.set({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' });
-  return page('public/callback.html', req, res);
+  return page('public/callback.html', res);
 });
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {
   app.get(`/${script}`, (req, res) => res.sendFile(fileURLToPath(import.meta.resolve(`itch-oauth-widget/${script}`))));
 }
 
-const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+const server = app.listen(PORT, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${server.address().port}`);
 });

@@ -13,18 +13,25 @@ const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787';
 const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
 const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
 
+// Where people reach this site, e.g. PUBLIC_ORIGIN=https://your.site behind a proxy that ends TLS.
+// The pages' addresses and the cookie's Secure come from it, never from the request's Host or
+// scheme: behind such a proxy the request is plain http, and Host is whatever the client sent.
+const PORT = Number(process.env.PORT ?? 3000);
+const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${PORT}`).origin;
+const SECURE = PUBLIC_ORIGIN.startsWith('https:') ? '; Secure' : '';
+
 const sessions = new Map(); // session id → itch.io user: yours to keep (a database, a signed cookie…)
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
   popup: true, // the login button's mode="popup"
-  onLogin: ({ user, request }) => {
+  onLogin: ({ user }) => {
     const sid = randomUUID();
     sessions.set(sid, user);
-    const secure = request.url.startsWith('https:') ? '; Secure' : '';
-    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
+    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${SECURE}` } };
   },
 });
 
@@ -45,7 +52,7 @@ async function app(request) {
     const html = (await readFile(pages[url.pathname], 'utf8'))
       .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
       .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
-      .replaceAll('%ORIGIN%', url.origin);
+      .replaceAll('%ORIGIN%', PUBLIC_ORIGIN);
     const headers = url.pathname === '/callback.html' ? CALLBACK_HEADERS : {};
     return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
   }
@@ -54,6 +61,6 @@ async function app(request) {
 }
 
 const server = createServer(getRequestListener(app));
-server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+server.listen(PORT, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${server.address().port}`);
 });

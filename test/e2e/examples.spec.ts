@@ -1,8 +1,10 @@
 // Every project in examples/ as a newcomer runs it, against the packed tarball (installed into
 // examples/node_modules by `npm run test:examples`), each in its own runtime: Node, Express, Hono,
 // Vite, workerd (wrangler dev, no account), Deno and Bun. One emulator for all; each example's
-// server on a free port. For each: a redirect login, a popup login, and a refusal that leaves one
-// line naming the reason in the server's log.
+// server on a free port. For each: a redirect login, a popup login, a refusal that leaves one line
+// naming the reason in the server's log, the callback page's headers, pages that never repeat the
+// Host header, and (started again with an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a
+// Secure cookie though the request is http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -19,7 +21,7 @@ const press = DEFAULT_SEED.users.find((user) => user.id === C.users.press)!;
 interface Example {
   name: string;
   /** The command of the example's README, with the port to listen on. */
-  command: (port: number, itchUrl: string) => string[];
+  command: (port: number, itchUrl: string, publicOrigin: string) => string[];
   /** Where the example says it is ready: its first capture group is the site's origin. */
   ready: RegExp;
 }
@@ -32,7 +34,10 @@ const EXAMPLES: Example[] = [
   {
     name: 'cloudflare-worker',
     // wrangler.jsonc's vars are the Worker's settings: the test's emulator replaces the default one.
-    command: (port, itchUrl) => [process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false', '--var', `ITCH_BASE_URL:${itchUrl}`],
+    command: (port, itchUrl, publicOrigin) => [
+      ...[process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
+      ...['--var', `ITCH_BASE_URL:${itchUrl}`, '--var', `PUBLIC_ORIGIN:${publicOrigin}`],
+    ],
     ready: /Ready on (http:\/\/\S+)/,
   },
   { name: 'deno', command: () => [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', 'main.ts'], ready: /listening on (http:\/\/\S+)/ },
@@ -55,13 +60,16 @@ interface Running {
   log: () => string;
 }
 
-async function start(example: Example, itch: RunningEmulator): Promise<Running> {
+/** With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). */
+async function start(example: Example, itch: RunningEmulator, publicOrigin?: string): Promise<Running> {
   const port = await freePort();
-  const [command, ...args] = example.command(port, itch.url);
+  const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
+  const { PUBLIC_ORIGIN: _ours, ...environment } = process.env;
   const child = spawn(command!, args, {
     cwd: path.join(examples, example.name),
     env: {
-      ...process.env,
+      ...environment,
+      ...(publicOrigin === undefined ? {} : { PUBLIC_ORIGIN: publicOrigin }),
       PORT: String(port),
       ITCH_BASE_URL: itch.url,
       VITE_ITCH_BASE_URL: itch.url,
@@ -112,6 +120,9 @@ async function approve(page: Page): Promise<void> {
   await page.getByLabel('Log in as').selectOption(String(C.users.press));
   await page.getByRole('button', { name: 'Approve' }).click();
 }
+
+/** The callback page's headers (README, Security), as every example sends them. */
+const CALLBACK_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin' };
 
 test.beforeAll(() => {
   if (!existsSync(path.join(examples, 'node_modules', 'itch-oauth-widget', 'dist', 'server.js'))) {
@@ -173,6 +184,24 @@ for (const example of EXAMPLES) {
       expect(running!.log()).not.toContain(token);
     });
 
+    test('serves the callback page with no Referer, no cache and no opener', async ({ request }) => {
+      const answer = await request.get(`${running!.origin}/callback.html`);
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()).toMatchObject(CALLBACK_HEADERS);
+    });
+
+    if (example.name !== 'vite-spa') {
+      // (vite-spa's pages hold no address: the app takes location.origin.)
+      test('writes its configured origin into the pages, never the Host header', async ({ request }) => {
+        for (const page of ['/', '/callback.html']) {
+          const answer = await request.get(`${running!.origin}${page}`, { headers: { Host: 'attacker.example' } });
+          const html = await answer.text();
+          expect(html, page).not.toContain('attacker.example');
+          if (page === '/') expect(html).toContain(`redirect-uri="${running!.origin}/callback.html"`);
+        }
+      });
+    }
+
     if (example.name === 'deno') {
       test('type-checks with deno check against the packed types', () => {
         const checked = spawnSync(bin('deno'), ['check', 'main.ts'], { cwd: path.join(examples, 'deno'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
@@ -203,5 +232,38 @@ for (const example of EXAMPLES) {
         expect(collected[0]).toMatchObject({ status: 200, body: { user: { username: gamer.username } } });
       });
     }
+  });
+}
+
+// Behind a proxy that ends TLS, the example gets plain http requests (and any Host a client sends):
+// the cookie's Secure and the pages' addresses come from PUBLIC_ORIGIN, which the browser's Origin
+// then matches (allowedOrigins).
+for (const example of EXAMPLES) {
+  test.describe(`examples/${example.name} behind a proxy that ends TLS`, () => {
+    test.describe.configure({ timeout: 90_000 });
+    const publicOrigin = 'https://game.example.test';
+    let itch: RunningEmulator;
+    let running: Running | undefined;
+
+    test.beforeAll(async () => {
+      itch = await startEmulator({ port: 0 });
+      running = await start(example, itch, publicOrigin);
+    });
+
+    test.afterAll(async () => {
+      await stop(running);
+      await itch?.close();
+    });
+
+    test('sets a Secure cookie for an http request, from PUBLIC_ORIGIN', async ({ request }) => {
+      const answer = await request.post(`${running!.origin}/auth/itch`, { data: { access_token: C.oauthToken }, headers: { Origin: publicOrigin } });
+      expect(answer.status(), await answer.text()).toBe(200);
+      const cookie = answer.headersArray().find(({ name }) => name.toLowerCase() === 'set-cookie')?.value ?? '';
+      expect(cookie).toMatch(/^sid=/);
+      expect(cookie).toMatch(/;\s*Secure(;|$)/i);
+      if (example.name !== 'vite-spa') {
+        expect(await (await request.get(`${running!.origin}/`)).text()).toContain(`redirect-uri="${publicOrigin}/callback.html"`);
+      }
+    });
   });
 }

@@ -27,11 +27,12 @@ export default {
     if (SCRIPTS[url.pathname]) return new Response(SCRIPTS[url.pathname], { headers: { 'Content-Type': 'text/javascript' } });
     const asset = await env.ASSETS.fetch(request);
     if (!asset.headers.get('Content-Type')?.startsWith('text/html')) return asset;
-    // The pages name the itch.io settings as %PLACEHOLDERS%; fill them in from wrangler.jsonc's vars.
+    // The pages name the settings as %PLACEHOLDERS%; fill them in from wrangler.jsonc's vars (the
+    // site's address from PUBLIC_ORIGIN, never from the request's Host).
     const html = (await asset.text())
       .replaceAll('%ITCH_CLIENT_ID%', env.ITCH_CLIENT_ID)
       .replaceAll('%ITCH_BASE_URL%', env.ITCH_BASE_URL)
-      .replaceAll('%ORIGIN%', url.origin);
+      .replaceAll('%ORIGIN%', new URL(env.PUBLIC_ORIGIN).origin);
     const headers = new Headers(asset.headers);
     if (url.pathname.startsWith('/callback')) for (const [name, value] of Object.entries(CALLBACK_HEADERS)) headers.set(name, value);
     return new Response(html, { status: asset.status, headers });
@@ -42,16 +43,20 @@ export default {
 export class TokenEndpoint extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
+    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): the cookie's Secure comes from
+    // it, never from the scheme of the request.
+    const publicOrigin = new URL(env.PUBLIC_ORIGIN).origin;
+    const secure = publicOrigin.startsWith('https:') ? '; Secure' : '';
     this.handleToken = createTokenHandler({
       applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
       baseUrl: env.ITCH_BASE_URL,
       apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
+      allowedOrigins: [publicOrigin], // the Origin browsers send, should a proxy change the host or scheme
       popup: true, // the login button's mode="popup"
       store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
-      onLogin: async ({ user, request }) => {
+      onLogin: async ({ user }) => {
         const sid = crypto.randomUUID();
         await ctx.storage.put(`session:${sid}`, user); // yours to keep: a database, a signed cookie…
-        const secure = request.url.startsWith('https:') ? '; Secure' : '';
         return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
       },
     });
