@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { checkLoginOptions, login, preparePopupLogin, startLogin, type LoginOptions } from '../../src/core/login.js';
+import { popupStateOfBinding } from '../../src/core/state.js';
 
 const OPTIONS: LoginOptions = {
   clientId: 'abc',
@@ -85,7 +86,11 @@ describe('startLogin in popup mode', () => {
       ask({ itchOAuth: 'something-else', state }, backendOrigin, popup);
       expect(replies, 'another origin, another state, another window, another message: no answer').to.deep.equal([]);
       ask({ itchOAuth: 'popup-start', state }, backendOrigin, popup);
-      expect(replies).to.deep.equal([[{ itchOAuth: 'popup-opener', state }, backendOrigin]]);
+      // The answer hands over the login's binding: p. + SHA-256(binding) is the state.
+      const [[reply, to]] = replies as [[{ binding: string }, string]];
+      expect(reply).to.deep.equal({ itchOAuth: 'popup-opener', state, binding: reply.binding });
+      expect(to).to.equal(backendOrigin);
+      expect(await popupStateOfBinding(reply.binding)).to.equal(state);
     } finally {
       handle.abandon();
       await handle.result.catch(() => undefined);
@@ -130,7 +135,7 @@ describe('startLogin in popup mode', () => {
 
       const verifier = (JSON.parse(stub.posted[0]!) as { popup_verifier: string }).popup_verifier;
       expect(verifier).to.match(/^[A-Za-z0-9_-]{43}$/);
-      expect(`p.${await sha256(verifier)}`).to.equal(state);
+      expect(`p.${await sha256(await sha256(verifier))}`, "the state is p. + SHA-256(SHA-256(verifier))").to.equal(state);
       expect(stub.posted.join()).not.to.contain(state);
       // Nothing about the login is kept in storage.
       expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.to.contain(verifier);

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { popupStateOf } from '../../src/core/state.js';
+import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -214,12 +214,13 @@ for (const example of EXAMPLES) {
       test('the first of concurrent deposits wins, and the outcome is collected once', async ({ request }) => {
         const origin = running!.origin;
         const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
-        const state = await popupStateOf(verifier);
+        const binding = await popupBindingOf(verifier);
+        const state = await popupStateOfBinding(binding);
         const query = new URLSearchParams({ state, client_id: C.clients.demo.clientId, redirect_uri: `${origin}/callback.html`, scope: 'profile:me' });
         // What the popup's start page does: opened (GET), then bound to this browser once its
         // opener confirmed the state (the binding cookie stays in this request context).
         expect((await request.get(`${origin}/auth/itch?${query}`)).status()).toBe(200);
-        const bound = await request.post(`${origin}/auth/itch?${query}`, { data: { popup_bind: state, opener: origin }, headers: { Origin: origin } });
+        const bound = await request.post(`${origin}/auth/itch?${query}`, { data: { popup_bind: state, opener: origin, binding }, headers: { Origin: origin } });
         expect(bound.status(), await bound.text()).toBe(200);
         const post = (data: object) => request.post(`${origin}/auth/itch`, { data, headers: { Origin: origin } });
         const deposits = await Promise.all(Array.from({ length: 8 }, () => post({ access_token: C.oauthToken, state })));

@@ -172,12 +172,12 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
 <h1>Free gems</h1><button id="go">Claim</button><output id="result"></output><script>${script}</script></body></html>`);
     // The attacker's state, made from a verifier the attacker keeps (`?verifier=`).
     const stateScript = `const verifier = new URLSearchParams(location.search).get('verifier');
-const digest = async () => 'p.' + btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
-let state; digest().then((s) => { state = s; document.body.dataset.ready = 'yes'; });`;
+const sha256 = async (text) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+let state, binding; sha256(verifier).then(async (b) => { binding = b; state = 'p.' + await sha256(b); document.body.dataset.ready = 'yes'; });`;
     if (path === '/open.html') {
       // Opens the app's own start page with its state, and confirms it when asked.
       return page(`${stateScript}
-addEventListener('message', (event) => { if (event.data && event.data.itchOAuth === 'popup-start') event.source.postMessage({ itchOAuth: 'popup-opener', state: event.data.state }, event.origin); });
+addEventListener('message', (event) => { if (event.data && event.data.itchOAuth === 'popup-start') event.source.postMessage({ itchOAuth: 'popup-opener', state: event.data.state, binding }, event.origin); });
 document.getElementById('go').onclick = () => window.open('${world.app}/auth/itch?${query}' + state, '_blank', 'popup,width=600,height=700');`);
     }
     if (path === '/link.html') {
