@@ -197,6 +197,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     login.gameUrl = gameUrl;
     closers.push(() => game.close());
 
+    // The site's own origins, as browsers see them: the public one first; the local one once the
+    // server listens (the OS may pick the port).
+    const siteOrigins: string[] = publicRedirect === undefined ? [] : [publicRedirect.origin];
     const backend = createDemoBackend({
       gameOrigin: gameUrl,
       baseUrl,
@@ -204,7 +207,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
-      siteOrigins: [...(publicRedirect === undefined ? [] : [publicRedirect.origin]), `http://127.0.0.1:${port}`],
+      siteOrigins,
       avatars: itch !== undefined,
       vault,
       severedOpener: options.severedOpener,
@@ -250,6 +253,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const address = vite.httpServer?.address();
     if (address === null || address === undefined || typeof address === 'string') throw new Error('the demo is not listening on a TCP port');
     const url = `http://127.0.0.1:${address.port}`;
+    siteOrigins.push(url);
     login.redirectUri = publicRedirect?.href ?? `${url}${CALLBACK_PATH}`;
     login.gameBackend = `${url}${TOKEN_PATH}`;
     // The seed registers port 5173; any other port is registered here.

@@ -132,7 +132,7 @@ export function popupStartPage(state: string, { severed, siteName }: StartPageOp
           this code, choose "It does not": confirming would log you in to ${siteName} for them.
         </p>
         <p class="code" aria-label="code ${code}">${code}</p>
-        <button type="button" id="yes">${siteName}'s game shows ${code}</button>
+        <button type="button" id="yes">The game shows ${code}</button>
         <button type="button" id="no">It does not</button>
       </div>
     </main>
