@@ -145,14 +145,17 @@ const MAX_TOKEN_LENGTH = 1024;
  * Creates the endpoint the widget POSTs the access token to: `POST` with
  * `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
  *
- * In order, it refuses a cross-site request (403), another method (405), another content type
- * (415), a body over the limit (413) or of another shape (400); asks `{apiBaseUrl}/credentials/info`
- * about the token, refusing an unknown token (401), one without a required scope (403) and one
- * of another OAuth application (403); reads `{apiBaseUrl}/profile`; with `ownership`, checks which
- * games the user owns (403 `not_owner` when required and none); calls `onLogin`; and answers 200
- * `{ user }` (`{ user, owns }` with `ownership`). When itch.io cannot be reached or fails, it
- * answers 502. Every error answer is `{ "errors": ["..."] }` (with a `code` for `not_owner`) and
- * `Cache-Control: no-store`; the token is never echoed.
+ * In order: a `GET` with a `state` is a popup's start page (with the `popup` option; see
+ * `./popup/routes.ts`), answered before the cross-site check because it is a top-level navigation
+ * from itch.io's or the opener's site, and writing nothing a flood could grow. Then it refuses a
+ * cross-site request (403), another method (405), another content type (415), a body over the
+ * limit (413) or of another shape (400); hands the popup relay's requests (binding, deposit,
+ * collection) to it; asks `{apiBaseUrl}/credentials/info` about the token, refusing an unknown
+ * token (401), one without a required scope (403) and one of another OAuth application (403);
+ * reads `{apiBaseUrl}/profile`; with `ownership`, checks which games the user owns (403
+ * `not_owner` when required and none); calls `onLogin`; and answers 200 `{ user }` (`{ user, owns }`
+ * with `ownership`). When itch.io cannot be reached or fails, it answers 502. Every error answer is
+ * `{ "errors": ["..."], "code"?: "..." }` and `Cache-Control: no-store`; the token is never echoed.
  *
  * @throws TypeError at creation for bad options.
  * @see https://itch.io/docs/api/oauth
