@@ -16,7 +16,7 @@ import memoryDriver from 'unstorage/drivers/memory';
 import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
-import { memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
+import { CODE_SLOTS, memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
 
 const APP = 'http://127.0.0.1:5173';
@@ -511,9 +511,8 @@ describe('popup relay: what an attacker cannot get', () => {
     assert.equal((await handler(post({ popup_verifier: verifier }, null, null))).status, 403);
     assert.equal((await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).status, 200);
     assert.deepEqual(logins.map((login) => login.startedFrom), [null]);
-    // Deposited once, never again, whatever binds it next.
-    const again = await begin(handler, state, null, true);
-    assert.equal((await handler(deposit(state, again.cookie))).status, 409);
+    // Deposited once, never again: its code binding stays taken until it expires.
+    assert.equal((await begin(handler, state, null, true)).bind.status, 409);
   });
 
   it('names the site and warns, where a person confirms a code', async () => {
@@ -549,11 +548,83 @@ describe('popup relay: what an attacker cannot get', () => {
     }
     const keys = await keysOf(store);
     assert.ok(keys.length <= before + NOTICE_SLOTS, `${keys.length} keys after the flood, ${before} before`);
-    assert.ok(keys.filter((key) => !key.startsWith('itch-oauth:popup-notice:')).length <= 1, 'only the waiting login besides the notices');
+    assert.deepEqual(
+      keys.filter((key) => !key.startsWith('itch-oauth:popup-notice:')).map((key) => key.replace(/:[^:]+$/, '')).sort(),
+      ['itch-oauth:popup', 'itch-oauth:popup-user'],
+      'only the waiting login (and its account\'s list) besides the notices',
+    );
     assert.equal((await handler(post({ popup_verifier: waiting.verifier }))).status, 200);
     assert.equal((await handler(deposit(bound.state, cookie))).status, 202);
     assert.equal((await handler(post({ popup_verifier: bound.verifier }))).status, 200);
     assert.equal(logins.length, 2);
+  });
+
+  it('keeps at most 5 logins of one itch.io account waiting: one token and self-made bindings cannot flood the store', async () => {
+    const store = memoryPopupStore();
+    const { handler, refusals } = handlerWith({ store, onError: undefined });
+    const attackerToken = token(C.users.press);
+    const made = [];
+    for (let i = 0; i < 7; i++) {
+      const login = await pair();
+      // A binding cookie written offline for a state of its own: the handler checks only its hash.
+      const cookie = `itch-oauth-popup-${login.state.slice(2, 14)}=o.${login.binding}.${Buffer.from(APP).toString('base64url')}`;
+      made.push({ ...login, status: (await handler(deposit(login.state, cookie, attackerToken))).status });
+    }
+    assert.deepEqual(made.map((login) => login.status), [202, 202, 202, 202, 202, 429, 429]);
+    assert.ok((await keysOf(store)).filter((key) => key.startsWith('itch-oauth:popup:')).length <= 5);
+    assert.equal(((await (await handler(post({ popup_verifier: made[5]!.verifier }))).json()) as { errors: string[] }).errors[0], 'this itch.io account already has 5 popup logins waiting: finish or close them, then try again');
+    // Collecting one frees a place.
+    assert.equal((await handler(post({ popup_verifier: made[0]!.verifier }))).status, 200);
+    const next = await pair();
+    assert.equal((await handler(deposit(next.state, (await begin(handler, next.state)).cookie, attackerToken))).status, 202);
+    // Another account is not held up.
+    const other = await pair();
+    assert.equal((await handler(deposit(other.state, (await begin(handler, other.state)).cookie, token(C.users.gamer)))).status, 202);
+    void refusals;
+  });
+
+  it('a code-confirmed login keeps its binding through 20,000 start pages and 20,000 binds; when code slots run out, new confirmations wait (503)', async () => {
+    const store = memoryPopupStore();
+    const { handler, logins } = handlerWith({ store, popup: { severedOpener: 'confirm' }, onError: () => undefined });
+    const victim = await pair();
+    const { cookie } = await begin(handler, victim.state, null, true);
+    for (let i = 0; i < 20_000; i++) {
+      const flood = await pair();
+      await handler(new Request(startUrl(flood.state)));
+      await handler(post({ popup_bind: flood.state, opener: null, confirmed: false }, APP, 'same-origin', {}, startUrl(flood.state)));
+    }
+    // The attacker confirms codes of its own until no code slot near any state is free.
+    let full = 0;
+    for (let i = 0; i < 2 * CODE_SLOTS && full < 20; i++) {
+      const flood = await pair();
+      const bind = await handler(post({ popup_bind: flood.state, opener: null, confirmed: true }, APP, 'same-origin', {}, startUrl(flood.state)));
+      if (bind.status === 503) full++;
+      else assert.equal(bind.status, 200);
+    }
+    assert.equal(full, 20, 'new code confirmations wait once the slots are taken');
+    assert.ok((await keysOf(store)).filter((key) => key.startsWith('itch-oauth:popup-code:')).length <= CODE_SLOTS);
+    assert.equal((await handler(deposit(victim.state, cookie))).status, 202, 'the victim\'s binding was not pushed out');
+    assert.equal((await handler(post({ popup_verifier: victim.verifier }))).status, 200);
+    assert.deepEqual(logins.map((login) => login.user.id), [C.users.gamer]);
+  });
+
+  it('hands a login to one of several collections at once', async () => {
+    const { handler, logins } = handlerWith();
+    const { verifier, state } = await pair();
+    assert.equal((await handler(deposit(state, (await begin(handler, state)).cookie))).status, 202);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => handler(post({ popup_verifier: verifier }))));
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 1);
+    assert.ok(answers.every((answer) => [200, 202, 409].includes(answer.status)));
+    assert.equal(logins.length, 1);
+  });
+
+  it('starts no login whose redirect_uri is on another site (the start page sends no one to another app)', async () => {
+    const { handler } = handlerWith();
+    const { state } = await pair();
+    const elsewhere = startUrl(state).replace(encodeURIComponent(`${APP}/callback.html`), encodeURIComponent('https://other-app.example/callback'));
+    const page = await handler(new Request(elsewhere));
+    assert.equal(page.status, 400);
+    assert.match(((await page.json()) as { errors: string[] }).errors[0]!, /redirect_uri must be on this site/);
   });
 
   it('answers a readable 503 page from the start page when the store fails, and tells onError', async () => {
@@ -679,6 +750,16 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     const winner = answers[0]!.status === 202 ? C.users.gamer : C.users.press;
     const collected = await a.handler(post({ popup_verifier: verifier }));
     assert.equal(((await collected.json()) as { user: { id: number } }).user.id, winner);
+  });
+
+  it('of collections at once on two instances, one gets the login and onLogin runs once', async () => {
+    const a = handlerWith({ store: (await redisStore()).store });
+    const b = handlerWith({ store: (await redisStore()).store });
+    const { verifier, state } = await pair();
+    assert.equal((await a.handler(deposit(state, (await begin(a.handler, state)).cookie))).status, 202);
+    const answers = await Promise.all([a, b, a, b].map(({ handler }) => handler(post({ popup_verifier: verifier }))));
+    assert.equal(answers.filter((answer) => answer.status === 200).length, 1);
+    assert.equal(a.logins.length + b.logins.length, 1);
   });
 
   it('at its memory limit: 503, the token in no log line and no answer, and the state free for the retry', async () => {

@@ -4,15 +4,20 @@
  *
  * - **Logins** (`itch-oauth:popup:<state>`): a login that itch.io vouched for, under its state,
  *   until the opener collects it or it expires. Written only after a deposit passed its binding
- *   cookie *and* itch.io accepted its token for this application, so no request without an
- *   itch.io login can add one, and nothing else can push one out but other real logins.
+ *   cookie *and* itch.io accepted its token for this application, and at most
+ *   {@link MAX_WAITING_PER_USER} per itch.io account at a time: a flood of them needs as many
+ *   itch.io accounts, each of which approved this application.
  * - **Notices** (`itch-oauth:popup-notice:<slot>`): what an opener that cannot see its popup may
  *   need before there is a login (the start page asks for a code; a deposit is being checked; a
- *   refusal), and the binding of a code-confirmed login. Requests without credentials write
- *   here, so it is a fixed number of slots: a state's notice lives in the slot its state hashes
- *   to, and a newer state overwrites an older one there. No number of requests grows it past
- *   {@link NOTICE_SLOTS} entries; a flood can only overwrite notices (see the README's threat
- *   table), never a login.
+ *   refusal). Requests without credentials write here, so it is a fixed number of slots: a
+ *   state's notice lives in the slot its state hashes to, and a newer state overwrites an older
+ *   one there. No number of requests grows it past {@link NOTICE_SLOTS} entries; a flood can only
+ *   overwrite notices (an opener then learns less, and waits), never a login.
+ * - **Code bindings** (`itch-oauth:popup-code:<slot>`): the binding of a login the person
+ *   confirmed by code. Also a fixed number of slots, but a live binding is never overwritten: a
+ *   new one takes the first free slot near its own, and when they are all taken the confirmation
+ *   is refused (503) until some expire. A flood can delay new code confirmations; it cannot undo
+ *   one.
  */
 import { createStorage, type Storage } from 'unstorage';
 import lruCacheDriver from 'unstorage/drivers/lru-cache';
@@ -27,10 +32,18 @@ export const BASE64URL_256 = /^[A-Za-z0-9_-]{43}$/;
 
 /** How many notices the store holds at most. */
 export const NOTICE_SLOTS = 1024;
+/** How many code-confirmed bindings can wait at once. */
+export const CODE_SLOTS = 1024;
+/** How many free code slots after its own a new code binding may try. */
+const CODE_PROBES = 16;
+/** How many logins of one itch.io account may wait for their openers at once. */
+export const MAX_WAITING_PER_USER = 5;
 
 const LOGIN_PREFIX = 'itch-oauth:popup:';
 const CLAIM_PREFIX = 'itch-oauth:popup-claim:';
 const NOTICE_PREFIX = 'itch-oauth:popup-notice:';
+const CODE_PREFIX = 'itch-oauth:popup-code:';
+const USER_PREFIX = 'itch-oauth:popup-user:';
 
 /** A refusal as the opener collects it: the answer's status, its messages and the contract's code. */
 export interface RelayRefusal {
@@ -56,8 +69,6 @@ export interface PopupNotice {
   state: string;
   /** The start page asks the person to confirm a code (the opener shows it too). */
   confirm?: true | undefined;
-  /** The SHA-256 of the cookie of a code-confirmed binding. */
-  codeBinding?: string | undefined;
   /** A deposit's token is being checked with itch.io. */
   delivering?: true | undefined;
   /** The login ended without a login (e.g. `popup_unverified`, a token itch.io refused). */
@@ -114,10 +125,24 @@ function claimsOf(store: Storage): Claims {
   };
 }
 
-/** The notice slot of a state: its first 30 bits, modulo the number of slots. */
-function slotOf(state: string): number {
+/** The slot of a state: its first 30 bits, modulo the number of slots. */
+function slotOf(state: string, slots = NOTICE_SLOTS): number {
   const bits = [...state.slice(2, 7)].reduce((sum, char) => sum * 64 + BASE64URL_DIGITS.indexOf(char), 0);
-  return bits % NOTICE_SLOTS;
+  return bits % slots;
+}
+
+/** A code-confirmed binding in its slot. */
+interface CodeBinding {
+  at: number;
+  state: string;
+  /** The SHA-256 of the binding cookie's secret. */
+  binding: string;
+}
+
+/** The logins of one itch.io account that wait for their openers. */
+interface Waiting {
+  at: number;
+  states: { state: string; at: number }[];
 }
 const BASE64URL_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -136,25 +161,77 @@ export class PopupRelay {
     return entry !== null && typeof entry === 'object' && fresh(entry.at) ? entry : undefined;
   }
 
-  /** Takes the login out of the store: it is removed before the caller uses it. */
-  async take(state: string): Promise<void> {
-    await this.store.removeItem(LOGIN_PREFIX + state);
-  }
-
   /**
    * Keeps a verified login for its opener, if it is the first for its state (atomically: of two
-   * deposits at once, one wins). `false` when another deposit has the state already.
+   * deposits at once, one wins) and its account has fewer than {@link MAX_WAITING_PER_USER}
+   * logins waiting. `'taken'` when another deposit has the state; `'busy'` when the account has
+   * too many logins waiting.
    */
-  async keep(state: string, login: PopupLogin): Promise<boolean> {
-    if (!(await this.claims.claim(state))) return false;
+  async keep(state: string, login: PopupLogin, account: string): Promise<'kept' | 'taken' | 'busy'> {
+    const waiting = await this.waiting(account);
+    if (waiting.length >= MAX_WAITING_PER_USER) return 'busy';
+    if (!(await this.claims.claim(state))) return 'taken';
     try {
       await this.store.setItem(LOGIN_PREFIX + state, login, { ttl: POPUP_TTL_S });
+      await this.setWaiting(account, [...waiting, { state, at: login.at }]);
     } catch (error) {
       // The state is free again: the capture's retry may deposit once the store is back.
+      await this.store.removeItem(LOGIN_PREFIX + state).catch(() => undefined);
       await this.claims.release(state).catch(() => undefined);
       throw error;
     }
+    return 'kept';
+  }
+
+  /**
+   * Takes the login out of the store, once: of several collections at once (on several
+   * instances), only one gets `true`; it is removed before the caller uses it.
+   */
+  async take(state: string, account: string): Promise<boolean> {
+    if (!(await this.claims.claim(`${state}:collected`))) return false;
+    await this.store.removeItem(LOGIN_PREFIX + state);
+    await this.setWaiting(account, (await this.waiting(account)).filter((entry) => entry.state !== state)).catch(() => undefined);
     return true;
+  }
+
+  /** The logins of an account still waiting (younger than {@link POPUP_TTL_S}). */
+  private async waiting(account: string): Promise<Waiting['states']> {
+    const entry = await this.store.getItem<Waiting>(USER_PREFIX + account);
+    return entry !== null && typeof entry === 'object' && Array.isArray(entry.states) ? entry.states.filter((waiting) => fresh(waiting.at)) : [];
+  }
+
+  private async setWaiting(account: string, states: Waiting['states']): Promise<void> {
+    if (states.length === 0) await this.store.removeItem(USER_PREFIX + account);
+    else await this.store.setItem(USER_PREFIX + account, { at: Date.now(), states } satisfies Waiting, { ttl: POPUP_TTL_S });
+  }
+
+  /**
+   * Keeps the binding of a code-confirmed login in the first free code slot from its own:
+   * `'bound'`, `'taken'` when the state has one already, `'full'` when no slot is free.
+   */
+  async bindCode(state: string, binding: string): Promise<'bound' | 'taken' | 'full'> {
+    const first = slotOf(state, CODE_SLOTS);
+    let free: number | undefined;
+    for (let probe = 0; probe < CODE_PROBES; probe++) {
+      const slot = (first + probe) % CODE_SLOTS;
+      const entry = await this.store.getItem<CodeBinding>(CODE_PREFIX + slot);
+      const live = entry !== null && typeof entry === 'object' && fresh(entry.at);
+      if (live && entry.state === state) return 'taken';
+      if (!live) free ??= slot;
+    }
+    if (free === undefined) return 'full';
+    await this.store.setItem(CODE_PREFIX + free, { at: Date.now(), state, binding } satisfies CodeBinding, { ttl: POPUP_TTL_S });
+    return 'bound';
+  }
+
+  /** The SHA-256 of the code-confirmed binding of `state`, if there is one. */
+  async codeBinding(state: string): Promise<string | undefined> {
+    const first = slotOf(state, CODE_SLOTS);
+    for (let probe = 0; probe < CODE_PROBES; probe++) {
+      const entry = await this.store.getItem<CodeBinding>(CODE_PREFIX + ((first + probe) % CODE_SLOTS));
+      if (entry !== null && typeof entry === 'object' && entry.state === state && fresh(entry.at)) return entry.binding;
+    }
+    return undefined;
   }
 
   /** The notice of `state`, if its slot holds one for this state. */

@@ -19,7 +19,7 @@ import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
 import { errorResponse, jsonResponse, markRefusal, storeFailure } from '../answers.js';
 import { bindingCookie, clearBindingCookie, isLoopbackOrigin, readBinding } from './binding.js';
-import { BASE64URL_256, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
+import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
 
 /** The start page's request to bind its state. */
@@ -50,6 +50,12 @@ export interface PopupRoutesOptions {
   logIn(login: PopupLogin, request: Request): Promise<Response>;
 }
 
+/** The itch.io account a verified login is of (its profile's `id`). */
+function accountOf(user: unknown): string {
+  const id = (user as { id?: unknown } | null)?.id;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : 'unknown';
+}
+
 /** The handler's popup requests (see the top of this file). */
 export function popupRoutes(options: PopupRoutesOptions) {
   const { relay, severedOpener, allowedOrigins } = options;
@@ -77,6 +83,11 @@ export function popupRoutes(options: PopupRoutesOptions) {
         authorizeUrl(query, state);
       } catch (error) {
         return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
+      }
+      // The callback page shares the backend's origin: this page sends no one to another app's.
+      const callback = new URL(query.get('redirect_uri')!).origin;
+      if (callback !== new URL(request.url).origin && allowedOrigins?.has(callback) !== true) {
+        return errorResponse(400, `the popup login's redirect_uri must be on this site (${new URL(request.url).origin} or allowedOrigins), not ${callback}`);
       }
       if (severedOpener === 'confirm') {
         // An opener that cannot see its popup learns from this notice to show the code too.
@@ -109,18 +120,18 @@ export function popupRoutes(options: PopupRoutesOptions) {
       const { state } = body;
 
       if (body.opener === null) {
-        const notice = await relay.notice(state);
         if (severedOpener !== 'confirm' || !body.confirmed) {
           const why =
             severedOpener === 'confirm'
               ? 'the person did not confirm the code of the popup login'
               : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-          if (notice?.codeBinding === undefined) await relay.note(state, { refusal: { status: 403, errors: [why], code: 'popup_unverified' } });
+          if ((await relay.codeBinding(state)) === undefined) await relay.note(state, { refusal: { status: 403, errors: [why], code: 'popup_unverified' } });
           return errorResponse(403, why, 'popup_unverified');
         }
-        if (notice?.codeBinding !== undefined || notice?.refusal !== undefined) return errorResponse(409, 'this popup login was confirmed already');
         const secret = createState();
-        await relay.note(state, { codeBinding: await sha256Base64url(secret) });
+        const bound = await relay.bindCode(state, await sha256Base64url(secret));
+        if (bound === 'taken') return errorResponse(409, 'this popup login was confirmed already');
+        if (bound === 'full') return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, { 'Retry-After': '60' });
         return jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }, { 'Set-Cookie': bindingCookie(state, { kind: 'code', secret }, secure) });
       }
 
@@ -145,8 +156,8 @@ export function popupRoutes(options: PopupRoutesOptions) {
         const own = origin ?? new URL(request.url).origin;
         if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, request, own)) startedFrom = binding.opener;
       } else if (binding?.kind === 'code') {
-        const notice = await relay.notice(state);
-        if (notice?.codeBinding !== undefined && notice.codeBinding === (await sha256Base64url(binding.secret))) startedFrom = null;
+        const kept = await relay.codeBinding(state);
+        if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
       }
       if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
       if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
@@ -162,8 +173,14 @@ export function popupRoutes(options: PopupRoutesOptions) {
         }
         return verified;
       }
-      if (!(await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }))) return errorResponse(409, 'this popup login already has an outcome');
-      // Its notice said "being checked"; the login itself now says more (a code binding is spent).
+      const kept = await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
+      if (kept === 'taken') return errorResponse(409, 'this popup login already has an outcome');
+      if (kept === 'busy') {
+        const why = `this itch.io account already has ${MAX_WAITING_PER_USER} popup logins waiting: finish or close them, then try again`;
+        await relay.note(state, { delivering: undefined, refusal: { status: 429, errors: [why] } });
+        return errorResponse(429, why, undefined, { 'Retry-After': '60' });
+      }
+      // Its notice said "being checked"; the login itself now says more.
       await relay.forget(state).catch(() => undefined);
       return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
     },
@@ -177,7 +194,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         if (login.startedFrom !== null && origin !== login.startedFrom) {
           return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
         }
-        await relay.take(state);
+        if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
         return options.logIn(login, request);
       }
       const notice = await relay.notice(state);
@@ -186,7 +203,6 @@ export function popupRoutes(options: PopupRoutesOptions) {
         return errorResponse(notice.refusal.status, notice.refusal.errors, notice.refusal.code);
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
-      if (notice?.codeBinding !== undefined) return jsonResponse(202, { pending: true, arrived: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
       return jsonResponse(202, { pending: true });
     },
