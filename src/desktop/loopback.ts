@@ -32,7 +32,12 @@ export interface LoopbackLoginOptions {
   baseUrl?: string | undefined;
   /** Where itch.io's OAuth API lives (credentials/info). Default `https://api.itch.io`. */
   apiBaseUrl?: string | undefined;
-  /** Opens the authorization page. Default: the system browser, with the `open` package. */
+  /**
+   * Opens the login in the browser. It receives the one-time start address on the listener
+   * (`http://127.0.0.1:<port>/itch-oauth-start/<nonce>`), never the itch.io authorization URL:
+   * whatever it runs has that address on its command line, which other local users can read.
+   * Default: the system browser, with the `open` package.
+   */
   openBrowser?: ((url: string) => unknown) | undefined;
   /**
    * The out-of-band fallback for when the port cannot be bound: shows the URL and resolves to the
@@ -61,7 +66,12 @@ interface LoopbackTarget {
   origin: string;
   /** Path and query of the redirect URI, as a browser requests them. */
   target: string;
+  /** Path of the redirect URI, for the login cookie's `Path`. */
+  cookiePath: string;
 }
+
+/** Where the one-time start address lives on the listener: this prefix and the nonce. */
+const START_PREFIX = '/itch-oauth-start/';
 
 function parseLoopbackRedirectUri(value: string): LoopbackTarget {
   if (value === OOB_REDIRECT_URI) {
@@ -88,6 +98,8 @@ function parseLoopbackRedirectUri(value: string): LoopbackTarget {
     host: url.host,
     origin: url.origin,
     target: url.pathname + url.search,
+    // A path with `;` or a control character cannot be a cookie's Path: the cookie then covers `/`.
+    cookiePath: /^\/[!-:<-~]*$/.test(url.pathname) ? url.pathname : '/',
   };
 }
 
@@ -168,9 +180,21 @@ function sameSecret(a: string, b: string): boolean {
 
 function send(response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve) => {
+    // A connection the listener closed (the login ended meanwhile) never finishes writing.
+    response.once('close', () => resolve());
     response.writeHead(status, { ...COMMON_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...extra });
     response.end(body, () => resolve());
   });
+}
+
+/** Whether the `Cookie` header carries `name` with the value `value` (any of its copies). */
+function hasCookie(header: string | undefined, name: string, value: string): boolean {
+  let found = false;
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name && sameSecret(pair.slice(at + 1).trim(), value)) found = true;
+  }
+  return found;
 }
 
 /** The words the callback page shows: a heading and a sentence. */
@@ -255,6 +279,21 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     state,
     baseUrl: options.baseUrl,
   }).href;
+  // The browser gets a one-time address on the listener instead of the authorization URL: a
+  // command line is readable by every local user (`/proc/<pid>/cmdline`, `ps`), and whoever
+  // reads the state there can race a callback with their own token. Only the 302 answer to the
+  // start address carries the state, and it is answered once.
+  // RFC 8252 section 8.1 (a local app sees the redirect too) and section 7.3 (loopback redirect).
+  const startPath = START_PREFIX + createState();
+  const startAddress = target.origin + startPath;
+  // What only the first visitor of the start address gets: a cookie on the loopback origin,
+  // required on the callback POST. The state alone (copied from the address bar, history, a
+  // screen) is then not enough to answer for this login.
+  const cookieName = `itch-oauth-login-${target.port}`;
+  const cookieValue = createState();
+  const cookieAttributes = `Path=${target.cookiePath}; HttpOnly; SameSite=Lax`;
+  const setCookie = `${cookieName}=${cookieValue}; ${cookieAttributes}; Max-Age=${Math.ceil(timeoutMs / 1000)}`;
+  const clearCookie = { 'set-cookie': `${cookieName}=; ${cookieAttributes}; Max-Age=0` };
 
   let resolveOutcome!: (result: DesktopLoginResult) => void;
   let rejectOutcome!: (error: unknown) => void;
@@ -264,6 +303,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
   });
   let settled = false;
   let stateUsed = false;
+  let startUsed = false;
   let servers: Server[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -282,7 +322,10 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== target.origin) return refuse(response, 403, 'Refused: unexpected Origin');
     const url = new URL(request.url ?? '/', target.origin);
-    if (url.pathname + url.search !== target.target) return refuse(response, 404, 'Not found');
+    if (url.pathname + url.search !== target.target) {
+      if (url.search !== '' || !url.pathname.startsWith(START_PREFIX) || !sameSecret(url.pathname, startPath)) return refuse(response, 404, 'Not found');
+      return handleStart(response);
+    }
     if (settled) return refuse(response, 410, 'This login is over');
 
     if (request.method === 'GET') {
@@ -294,6 +337,13 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return refuse(response, 415, 'Refused: JSON only');
     const body = await readBody(request);
     if (body === undefined) return refuse(response, 413, 'Refused: too large');
+    if (!hasCookie(request.headers.cookie, cookieName, cookieValue)) {
+      // Not from the browser that opened the start address: refused, and the login goes on.
+      return answer(response, 403, {
+        title: 'This answer is not from the browser the login was opened in',
+        message: 'It was ignored. Finish the login in the browser tab the application opened (it needs cookies from this address).',
+      });
+    }
 
     let callback: CallbackResponse;
     try {
@@ -318,7 +368,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
         response,
         200,
         { title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete', message: `The application was told. You can close this tab.` },
-        { connection: 'close' },
+        { connection: 'close', ...clearCookie },
       );
       return finish({ ok: false, error });
     }
@@ -326,11 +376,40 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     try {
       result = await verifyAccessToken(callback.accessToken, { apiBaseUrl: options.apiBaseUrl, signal });
     } catch (error) {
-      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close' });
+      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close', ...clearCookie });
       return finish({ ok: false, error });
     }
-    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close' });
+    // Settled meanwhile (a second visit of the start address, abort, timeout): not logged in.
+    if (settled) return answer(response, 409, { title: 'The login did not complete', message: 'The application stopped it. You can close this tab.' }, { connection: 'close' });
+    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close', ...clearCookie });
     return finish({ ok: true, value: result });
+  };
+
+  /**
+   * The start address: the first request gets the authorization URL (302) and the login cookie.
+   * A second one means that something other than the browser had the address (another program
+   * read the command line, most likely): it may hold the state, so the login stops, unless its
+   * outcome is already settled. Which of the two requests was the browser is unknown, and does
+   * not matter: refusing both ends of the race is what keeps a forged callback out.
+   */
+  const handleStart = async (response: ServerResponse): Promise<void> => {
+    if (settled) return refuse(response, 410, 'This login is over');
+    if (!startUsed) {
+      startUsed = true;
+      return send(response, 302, 'text/plain; charset=utf-8', 'Continue to itch.io\n', { location: authorizeUrl, 'set-cookie': setCookie });
+    }
+    await refuse(
+      response,
+      403,
+      'This login address was already opened once, by another program or an earlier visit. The application stopped the login for safety: start it again from the application.',
+    );
+    finish({
+      ok: false,
+      error: new ItchOAuthError(
+        'state_mismatch',
+        `another program opened the login address (${START_PREFIX}…) handed to the browser, which works once: it may have read the login's state, so the login was stopped. Start the login again; if this repeats, another user or program on this computer may be watching its command lines.`,
+      ),
+    });
   };
 
   try {
@@ -364,7 +443,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
 
   if (!settled) {
     try {
-      await (options.openBrowser ?? openSystemBrowser)(authorizeUrl);
+      await (options.openBrowser ?? openSystemBrowser)(startAddress);
     } catch (cause) {
       finish({
         ok: false,

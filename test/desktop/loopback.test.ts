@@ -86,12 +86,40 @@ function rawRequest(port: number, options: { path: string; method?: string; head
 
 const isCode = (code: string) => (error: unknown) => error instanceof ItchOAuthError && error.code === code;
 
+/** The browser opens the start address: it lands on the authorization page, with the login cookie. */
+async function openStart(startAddress: string): Promise<URL> {
+  await page.goto(startAddress);
+  return new URL(page.url());
+}
+
+/** The start address, raw: its 302 answer (status, Location, Set-Cookie, headers). */
+async function fetchStart(startAddress: string) {
+  const url = new URL(startAddress);
+  return new Promise<{ status: number; location: string; setCookie: string; cookie: string; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        const setCookie = res.headers['set-cookie']?.[0] ?? '';
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? '', setCookie, cookie: setCookie.split(';')[0] ?? '', headers: res.headers, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('loginWithLoopback', () => {
   it('Approve: the token comes back, checked, and the listener is gone', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri, { scope: 'profile:me profile:owned' });
-    const url = new URL(await opened);
+    const startAddress = new URL(await opened);
+    assert.equal(startAddress.origin, `http://127.0.0.1:${port}`, 'the browser is handed an address on the listener');
+    assert.match(startAddress.pathname + startAddress.search, /^\/itch-oauth-start\/[A-Za-z0-9_-]{43}$/);
+    const url = await openStart(startAddress.href);
     assert.equal(url.origin + url.pathname, `${emulator.url}/user/oauth`);
+    assert.ok(!startAddress.href.includes(url.searchParams.get('state') ?? '?'), 'no state in what the opener gets');
     assert.equal(url.searchParams.get('redirect_uri'), redirectUri);
     assert.ok((url.searchParams.get('state') ?? '').length >= 22, 'state carries at least 128 bits');
 
@@ -169,7 +197,8 @@ describe('loginWithLoopback', () => {
   it('a forged callback with another state (or none) is refused, and the real one still goes through', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri);
-    const url = await opened;
+    // The browser has the login cookie: the state check itself refuses these.
+    const url = (await openStart(await opened)).href;
     const forged = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
 
     const visit = async (fragment: string): Promise<string> => {
@@ -197,18 +226,21 @@ describe('loginWithLoopback', () => {
     const { redirectUri, port } = await registeredUri();
     const controller = new AbortController();
     const { login, opened } = start(redirectUri, { signal: controller.signal });
-    const state = new URL(await opened).searchParams.get('state') ?? '';
+    const startAddress = await opened;
+    // The start address answered to this test: the state and the cookie, all a forger could hold.
+    const started = await fetchStart(startAddress);
+    const state = new URL(started.location).searchParams.get('state') ?? '';
     const token = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
     const fragment = `access_token=${token}&state=${state}`;
     const post = (headers: Record<string, string>, path = '/itch-callback') =>
-      rawRequest(port, { path, method: 'POST', headers, body: JSON.stringify({ fragment }) });
+      rawRequest(port, { path, method: 'POST', headers: { cookie: started.cookie, ...headers }, body: JSON.stringify({ fragment }) });
     const end = async (): Promise<void> => {
       assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200, 'still listening');
       controller.abort(new Error('test over'));
       await assert.rejects(login, /test over/);
       await assertPortFree(port);
     };
-    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end };
+    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end, login, startAddress, started, token };
   }
   const json = { 'content-type': 'application/json' };
 
@@ -336,7 +368,7 @@ describe('loginWithLoopback', () => {
   it('a token itch.io does not know is refused after the state check, and shown as a failure', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri);
-    const state = new URL(await opened).searchParams.get('state') ?? '';
+    const state = (await openStart(await opened)).searchParams.get('state') ?? '';
     await page.goto(`${redirectUri}#access_token=${'0'.repeat(40)}&state=${state}`);
     assert.equal(await pageOutcome(page), 'The login did not complete');
     await assert.rejects(login, isCode('backend_rejected'));
