@@ -235,9 +235,35 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * credentials/info before the promise resolves.
  *
  * Refused, and answered without ending the login: another `Host` (DNS rebinding) or `Origin`,
- * other paths and methods, a callback without this login's `state` or with another one, and any
- * callback after the state was used once. The listener stops on the outcome, on `signal` abort and
- * on timeout, before the promise settles (the port can be bound again at once).
+ * other paths and methods, a callback without this login's `state` or with another one, a
+ * callback without the login cookie (below), and any callback after the state was used once.
+ * The listener stops on the outcome, on `signal` abort and on timeout, before the promise settles
+ * (the port can be bound again at once).
+ *
+ * The browser is not handed the authorization URL: its `state` would sit on the command line of
+ * the opener (`xdg-open`, `open`) and often of the browser, which every local user can read
+ * (`/proc/<pid>/cmdline`, `ps`), and whoever has the state can race a callback carrying their own
+ * token: the loopback redirect of RFC 8252 section 7.3 is open to any local program (section
+ * 8.1), and the state is what tells this login's answer from an injected one (section 8.9). `openBrowser` gets a one-time start address on the listener instead,
+ * `http://127.0.0.1:<port>/itch-oauth-start/<nonce>` (256 random bits), which answers `302` to
+ * the authorization URL (`Cache-Control: no-store`, `Referrer-Policy: no-referrer`) and sets an
+ * `HttpOnly; SameSite=Lax` cookie on the loopback address that the callback must carry. It works
+ * once: a second visit is refused and stops the login (`state_mismatch`, "another program
+ * opened the login address"), unless the login already ended. The browser must accept cookies
+ * from the loopback address.
+ *
+ * What this leaves: another local user who watches process command lines can still take the
+ * start address before the browser does, visit it first (getting the state and the cookie) and
+ * deliver a complete forged callback before the browser's own visit arrives and stops the login;
+ * the login then ends with their token, and the browser finds nobody listening. The window is
+ * the time from the opener's spawn to the browser's first request, which is a cold browser's
+ * start-up: 8.1–9.5 s for a cold headless Chromium on a loaded 2-core machine, against about
+ * 0.2–0.3 s for a watcher polling `/proc` to hold the state and 0.5–1.5 s to have its callback
+ * accepted (local emulator; add one round trip to itch.io). A watcher that comes later than the
+ * browser only stops the login. Without the start address's nonce, the state alone (seen in the
+ * address bar, a history, a screen share) no longer lets anyone answer for this login. Hiding
+ * other users' processes (`hidepid=2` on Linux's `/proc`) or opening the browser through a
+ * channel without a command line (a running browser's own IPC) closes the rest.
  *
  * A game the itch app launched needs no browser: try `fromItchApp` first, then this, which
  * falls back to the out-of-band flow when the port is taken and `readKey` is given:
@@ -258,10 +284,12 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * @throws ItchOAuthError `config_invalid` for bad options; `network_error` when the port cannot be
  *   bound and there is no `readKey` (the message names the port and the redirect URI), or itch.io
  *   cannot be reached; `access_denied` when itch.io redirects with `error=access_denied`;
+ *   `state_mismatch` when the start address was visited twice (another program had it);
  *   `timeout` when nothing came back in time (itch.io's Deny sends nothing back);
  *   `backend_rejected` when itch.io does not know the returned key; the signal's reason on abort.
  * @see https://itch.io/docs/api/oauth
  * @see https://www.rfc-editor.org/rfc/rfc8252 (OAuth 2.0 for native apps, loopback redirection)
+ * @see https://www.rfc-editor.org/rfc/rfc8252#section-8.9 (cross-app request forgery: the state)
  */
 export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<DesktopLoginResult> {
   const target = parseLoopbackRedirectUri(options.redirectUri);
@@ -283,7 +311,8 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
   // command line is readable by every local user (`/proc/<pid>/cmdline`, `ps`), and whoever
   // reads the state there can race a callback with their own token. Only the 302 answer to the
   // start address carries the state, and it is answered once.
-  // RFC 8252 section 8.1 (a local app sees the redirect too) and section 7.3 (loopback redirect).
+  // RFC 8252 section 8.1: another program on the same machine can reach the loopback redirect
+  // (section 7.3); section 8.9: the state is what refuses an injected answer, so it stays secret.
   const startPath = START_PREFIX + createState();
   const startAddress = target.origin + startPath;
   // What only the first visitor of the start address gets: a cookie on the loopback origin,
@@ -379,8 +408,6 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
       await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close', ...clearCookie });
       return finish({ ok: false, error });
     }
-    // Settled meanwhile (a second visit of the start address, abort, timeout): not logged in.
-    if (settled) return answer(response, 409, { title: 'The login did not complete', message: 'The application stopped it. You can close this tab.' }, { connection: 'close' });
     await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close', ...clearCookie });
     return finish({ ok: true, value: result });
   };
