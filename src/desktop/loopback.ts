@@ -257,9 +257,10 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * deliver a complete forged callback before the browser's own visit arrives and stops the login;
  * the login then ends with their token, and the browser finds nobody listening. The window is
  * the time from the opener's spawn to the browser's first request, which is a cold browser's
- * start-up: 8.1–9.5 s for a cold headless Chromium on a loaded 2-core machine, against about
- * 0.2–0.3 s for a watcher polling `/proc` to hold the state and 0.5–1.5 s to have its callback
- * accepted (local emulator; add one round trip to itch.io). A watcher that comes later than the
+ * start-up: 8.1–15.6 s over six cold starts of headless Chromium on a loaded 2-core machine,
+ * against 0.1–0.8 s for a watcher polling `/proc` to hold the state and 0.5–1.9 s to have its
+ * callback accepted (local emulator; add one round trip to itch.io): the watcher won all six
+ * trials. A browser that is already running answers sooner, but it is still a race. A watcher that comes later than the
  * browser only stops the login. Without the start address's nonce, the state alone (seen in the
  * address bar, a history, a screen share) no longer lets anyone answer for this login. Hiding
  * other users' processes (`hidepid=2` on Linux's `/proc`) or opening the browser through a
