@@ -260,9 +260,10 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * start-up: 8.1–15.6 s over six cold starts of headless Chromium on a loaded 2-core machine,
  * against 0.1–0.8 s for a watcher polling `/proc` to hold the state and 0.5–1.9 s to have its
  * callback accepted (local emulator; add one round trip to itch.io): the watcher won all six
- * trials. A browser that is already running answers sooner, but it is still a race. A watcher that comes later than the
- * browser only stops the login. Without the start address's nonce, the state alone (seen in the
- * address bar, a history, a screen share) no longer lets anyone answer for this login. Hiding
+ * trials. A browser that is already running answers sooner, but it is still a race. A watcher
+ * that comes later than the browser only stops the login. Without the cookie of the start
+ * address, the state alone (seen in the address bar, a history, a screen share) no longer lets
+ * anyone answer for this login. Hiding
  * other users' processes (`hidepid=2` on Linux's `/proc`) or opening the browser through a
  * channel without a command line (a running browser's own IPC) closes the rest.
  *
