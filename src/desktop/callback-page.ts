@@ -19,7 +19,9 @@ const CAPTURE_SCRIPT = `(() => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ fragment }),
     cache: 'no-store',
-    credentials: 'omit',
+    // The login's cookie, set by the start address, goes with the POST: it proves that this
+    // browser is the one the application sent to itch.io.
+    credentials: 'same-origin',
   })
     .then((response) => response.json())
     .then((answer) => show(answer.title, answer.message))

@@ -127,7 +127,7 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
   process.once('SIGTERM', interrupt);
 
   const showAndOpen = async (url: string): Promise<void> => {
-    io.err(noBrowser ? 'Open this address in your browser to log in with itch.io:' : 'Opening your browser at the itch.io login page. If it does not open, visit:');
+    io.err(noBrowser ? 'Open this address in your browser to log in with itch.io (it works once):' : 'Opening your browser at the itch.io login page. If it does not open, visit (this address works once):');
     io.err(`  ${url}`);
     if (noBrowser) return;
     try {

@@ -32,7 +32,12 @@ export interface LoopbackLoginOptions {
   baseUrl?: string | undefined;
   /** Where itch.io's OAuth API lives (credentials/info). Default `https://api.itch.io`. */
   apiBaseUrl?: string | undefined;
-  /** Opens the authorization page. Default: the system browser, with the `open` package. */
+  /**
+   * Opens the login in the browser. It receives the one-time start address on the listener
+   * (`http://127.0.0.1:<port>/itch-oauth-start/<nonce>`), never the itch.io authorization URL:
+   * whatever it runs has that address on its command line, which other local users can read.
+   * Default: the system browser, with the `open` package.
+   */
   openBrowser?: ((url: string) => unknown) | undefined;
   /**
    * The out-of-band fallback for when the port cannot be bound: shows the URL and resolves to the
@@ -61,7 +66,12 @@ interface LoopbackTarget {
   origin: string;
   /** Path and query of the redirect URI, as a browser requests them. */
   target: string;
+  /** Path of the redirect URI, for the login cookie's `Path`. */
+  cookiePath: string;
 }
+
+/** Where the one-time start address lives on the listener: this prefix and the nonce. */
+const START_PREFIX = '/itch-oauth-start/';
 
 function parseLoopbackRedirectUri(value: string): LoopbackTarget {
   if (value === OOB_REDIRECT_URI) {
@@ -88,6 +98,8 @@ function parseLoopbackRedirectUri(value: string): LoopbackTarget {
     host: url.host,
     origin: url.origin,
     target: url.pathname + url.search,
+    // A path with `;` or a control character cannot be a cookie's Path: the cookie then covers `/`.
+    cookiePath: /^\/[!-:<-~]*$/.test(url.pathname) ? url.pathname : '/',
   };
 }
 
@@ -168,9 +180,21 @@ function sameSecret(a: string, b: string): boolean {
 
 function send(response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve) => {
+    // A connection the listener closed (the login ended meanwhile) never finishes writing.
+    response.once('close', () => resolve());
     response.writeHead(status, { ...COMMON_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...extra });
     response.end(body, () => resolve());
   });
+}
+
+/** Whether the `Cookie` header carries `name` with the value `value` (any of its copies). */
+function hasCookie(header: string | undefined, name: string, value: string): boolean {
+  let found = false;
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name && sameSecret(pair.slice(at + 1).trim(), value)) found = true;
+  }
+  return found;
 }
 
 /** The words the callback page shows: a heading and a sentence. */
@@ -211,9 +235,37 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * credentials/info before the promise resolves.
  *
  * Refused, and answered without ending the login: another `Host` (DNS rebinding) or `Origin`,
- * other paths and methods, a callback without this login's `state` or with another one, and any
- * callback after the state was used once. The listener stops on the outcome, on `signal` abort and
- * on timeout, before the promise settles (the port can be bound again at once).
+ * other paths and methods, a callback without this login's `state` or with another one, a
+ * callback without the login cookie (below), and any callback after the state was used once.
+ * The listener stops on the outcome, on `signal` abort and on timeout, before the promise settles
+ * (the port can be bound again at once).
+ *
+ * The browser is not handed the authorization URL: its `state` would sit on the command line of
+ * the opener (`xdg-open`, `open`) and often of the browser, which every local user can read
+ * (`/proc/<pid>/cmdline`, `ps`), and whoever has the state can race a callback carrying their own
+ * token: the loopback redirect of RFC 8252 section 7.3 is open to any local program (section
+ * 8.1), and the state is what tells this login's answer from an injected one (section 8.9). `openBrowser` gets a one-time start address on the listener instead,
+ * `http://127.0.0.1:<port>/itch-oauth-start/<nonce>` (256 random bits), which answers `302` to
+ * the authorization URL (`Cache-Control: no-store`, `Referrer-Policy: no-referrer`) and sets an
+ * `HttpOnly; SameSite=Lax` cookie on the loopback address that the callback must carry. It works
+ * once: a second visit is refused and stops the login (`state_mismatch`, "another program
+ * opened the login address"), unless the login already ended. The browser must accept cookies
+ * from the loopback address.
+ *
+ * What this leaves: another local user who watches process command lines can still take the
+ * start address before the browser does, visit it first (getting the state and the cookie) and
+ * deliver a complete forged callback before the browser's own visit arrives and stops the login;
+ * the login then ends with their token, and the browser finds nobody listening. The window is
+ * the time from the opener's spawn to the browser's first request, which is a cold browser's
+ * start-up: 8.1–15.6 s over six cold starts of headless Chromium on a loaded 2-core machine,
+ * against 0.1–0.8 s for a watcher polling `/proc` to hold the state and 0.5–1.9 s to have its
+ * callback accepted (local emulator; add one round trip to itch.io): the watcher won all six
+ * trials. A browser that is already running answers sooner, but it is still a race. A watcher
+ * that comes later than the browser only stops the login. Without the cookie of the start
+ * address, the state alone (seen in the address bar, a history, a screen share) no longer lets
+ * anyone answer for this login. Hiding
+ * other users' processes (`hidepid=2` on Linux's `/proc`) or opening the browser through a
+ * channel without a command line (a running browser's own IPC) closes the rest.
  *
  * A game the itch app launched needs no browser: try `fromItchApp` first, then this, which
  * falls back to the out-of-band flow when the port is taken and `readKey` is given:
@@ -234,10 +286,12 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  * @throws ItchOAuthError `config_invalid` for bad options; `network_error` when the port cannot be
  *   bound and there is no `readKey` (the message names the port and the redirect URI), or itch.io
  *   cannot be reached; `access_denied` when itch.io redirects with `error=access_denied`;
+ *   `state_mismatch` when the start address was visited twice (another program had it);
  *   `timeout` when nothing came back in time (itch.io's Deny sends nothing back);
  *   `backend_rejected` when itch.io does not know the returned key; the signal's reason on abort.
  * @see https://itch.io/docs/api/oauth
  * @see https://www.rfc-editor.org/rfc/rfc8252 (OAuth 2.0 for native apps, loopback redirection)
+ * @see https://www.rfc-editor.org/rfc/rfc8252#section-8.9 (cross-app request forgery: the state)
  */
 export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<DesktopLoginResult> {
   const target = parseLoopbackRedirectUri(options.redirectUri);
@@ -255,6 +309,22 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     state,
     baseUrl: options.baseUrl,
   }).href;
+  // The browser gets a one-time address on the listener instead of the authorization URL: a
+  // command line is readable by every local user (`/proc/<pid>/cmdline`, `ps`), and whoever
+  // reads the state there can race a callback with their own token. Only the 302 answer to the
+  // start address carries the state, and it is answered once.
+  // RFC 8252 section 8.1: another program on the same machine can reach the loopback redirect
+  // (section 7.3); section 8.9: the state is what refuses an injected answer, so it stays secret.
+  const startPath = START_PREFIX + createState();
+  const startAddress = target.origin + startPath;
+  // What only the first visitor of the start address gets: a cookie on the loopback origin,
+  // required on the callback POST. The state alone (copied from the address bar, history, a
+  // screen) is then not enough to answer for this login.
+  const cookieName = `itch-oauth-login-${target.port}`;
+  const cookieValue = createState();
+  const cookieAttributes = `Path=${target.cookiePath}; HttpOnly; SameSite=Lax`;
+  const setCookie = `${cookieName}=${cookieValue}; ${cookieAttributes}; Max-Age=${Math.ceil(timeoutMs / 1000)}`;
+  const clearCookie = { 'set-cookie': `${cookieName}=; ${cookieAttributes}; Max-Age=0` };
 
   let resolveOutcome!: (result: DesktopLoginResult) => void;
   let rejectOutcome!: (error: unknown) => void;
@@ -264,6 +334,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
   });
   let settled = false;
   let stateUsed = false;
+  let startUsed = false;
   let servers: Server[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -282,7 +353,10 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== target.origin) return refuse(response, 403, 'Refused: unexpected Origin');
     const url = new URL(request.url ?? '/', target.origin);
-    if (url.pathname + url.search !== target.target) return refuse(response, 404, 'Not found');
+    if (url.pathname + url.search !== target.target) {
+      if (url.search !== '' || !url.pathname.startsWith(START_PREFIX) || !sameSecret(url.pathname, startPath)) return refuse(response, 404, 'Not found');
+      return handleStart(response);
+    }
     if (settled) return refuse(response, 410, 'This login is over');
 
     if (request.method === 'GET') {
@@ -294,6 +368,13 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     if (!/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return refuse(response, 415, 'Refused: JSON only');
     const body = await readBody(request);
     if (body === undefined) return refuse(response, 413, 'Refused: too large');
+    if (!hasCookie(request.headers.cookie, cookieName, cookieValue)) {
+      // Not from the browser that opened the start address: refused, and the login goes on.
+      return answer(response, 403, {
+        title: 'This answer is not from the browser the login was opened in',
+        message: 'It was ignored. Finish the login in the browser tab the application opened (it needs cookies from this address).',
+      });
+    }
 
     let callback: CallbackResponse;
     try {
@@ -318,7 +399,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
         response,
         200,
         { title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete', message: `The application was told. You can close this tab.` },
-        { connection: 'close' },
+        { connection: 'close', ...clearCookie },
       );
       return finish({ ok: false, error });
     }
@@ -326,11 +407,38 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     try {
       result = await verifyAccessToken(callback.accessToken, { apiBaseUrl: options.apiBaseUrl, signal });
     } catch (error) {
-      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close' });
+      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close', ...clearCookie });
       return finish({ ok: false, error });
     }
-    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close' });
+    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close', ...clearCookie });
     return finish({ ok: true, value: result });
+  };
+
+  /**
+   * The start address: the first request gets the authorization URL (302) and the login cookie.
+   * A second one means that something other than the browser had the address (another program
+   * read the command line, most likely): it may hold the state, so the login stops, unless its
+   * outcome is already settled. Which of the two requests was the browser is unknown, and does
+   * not matter: refusing both ends of the race is what keeps a forged callback out.
+   */
+  const handleStart = async (response: ServerResponse): Promise<void> => {
+    if (settled) return refuse(response, 410, 'This login is over');
+    if (!startUsed) {
+      startUsed = true;
+      return send(response, 302, 'text/plain; charset=utf-8', 'Continue to itch.io\n', { location: authorizeUrl, 'set-cookie': setCookie });
+    }
+    await refuse(
+      response,
+      403,
+      'This login address was already opened once, by another program or an earlier visit. The application stopped the login for safety: start it again from the application.',
+    );
+    finish({
+      ok: false,
+      error: new ItchOAuthError(
+        'state_mismatch',
+        `another program opened the login address (${START_PREFIX}…) handed to the browser, which works once: it may have read the login's state, so the login was stopped. Start the login again; if this repeats, another user or program on this computer may be watching its command lines.`,
+      ),
+    });
   };
 
   try {
@@ -364,7 +472,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
 
   if (!settled) {
     try {
-      await (options.openBrowser ?? openSystemBrowser)(authorizeUrl);
+      await (options.openBrowser ?? openSystemBrowser)(startAddress);
     } catch (cause) {
       finish({
         ok: false,

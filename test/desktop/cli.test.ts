@@ -58,6 +58,7 @@ describe('itch-oauth-widget login', () => {
     emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
     const run = runCli(base(redirectUri));
     const url = await printedUrl(run);
+    assert.match(url, new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`), 'the one-time start address, no state');
     assert.match(run.output.stderr, /Waiting for you to approve in the browser/);
     const page = await browser.newPage();
     await decide(page, url, 'Approve', C.users.otherDeveloper);

@@ -1,7 +1,7 @@
 // loginWithLoopback end to end: the emulator plays itch.io, Playwright's Chromium plays the
 // user's system browser, and the listener is the real one on 127.0.0.1.
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
@@ -86,12 +86,40 @@ function rawRequest(port: number, options: { path: string; method?: string; head
 
 const isCode = (code: string) => (error: unknown) => error instanceof ItchOAuthError && error.code === code;
 
+/** The browser opens the start address: it lands on the authorization page, with the login cookie. */
+async function openStart(startAddress: string): Promise<URL> {
+  await page.goto(startAddress);
+  return new URL(page.url());
+}
+
+/** The start address, raw: its 302 answer (status, Location, Set-Cookie, headers). */
+async function fetchStart(startAddress: string) {
+  const url = new URL(startAddress);
+  return new Promise<{ status: number; location: string; setCookie: string; cookie: string; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        const setCookie = res.headers['set-cookie']?.[0] ?? '';
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? '', setCookie, cookie: setCookie.split(';')[0] ?? '', headers: res.headers, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('loginWithLoopback', () => {
   it('Approve: the token comes back, checked, and the listener is gone', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri, { scope: 'profile:me profile:owned' });
-    const url = new URL(await opened);
+    const startAddress = new URL(await opened);
+    assert.equal(startAddress.origin, `http://127.0.0.1:${port}`, 'the browser is handed an address on the listener');
+    assert.match(startAddress.pathname + startAddress.search, /^\/itch-oauth-start\/[A-Za-z0-9_-]{43}$/);
+    const url = await openStart(startAddress.href);
     assert.equal(url.origin + url.pathname, `${emulator.url}/user/oauth`);
+    assert.ok(!startAddress.href.includes(url.searchParams.get('state') ?? '?'), 'no state in what the opener gets');
     assert.equal(url.searchParams.get('redirect_uri'), redirectUri);
     assert.ok((url.searchParams.get('state') ?? '').length >= 22, 'state carries at least 128 bits');
 
@@ -169,7 +197,8 @@ describe('loginWithLoopback', () => {
   it('a forged callback with another state (or none) is refused, and the real one still goes through', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri);
-    const url = await opened;
+    // The browser has the login cookie: the state check itself refuses these.
+    const url = (await openStart(await opened)).href;
     const forged = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
 
     const visit = async (fragment: string): Promise<string> => {
@@ -197,18 +226,21 @@ describe('loginWithLoopback', () => {
     const { redirectUri, port } = await registeredUri();
     const controller = new AbortController();
     const { login, opened } = start(redirectUri, { signal: controller.signal });
-    const state = new URL(await opened).searchParams.get('state') ?? '';
+    const startAddress = await opened;
+    // The start address answered to this test: the state and the cookie, all a forger could hold.
+    const started = await fetchStart(startAddress);
+    const state = new URL(started.location).searchParams.get('state') ?? '';
     const token = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
     const fragment = `access_token=${token}&state=${state}`;
     const post = (headers: Record<string, string>, path = '/itch-callback') =>
-      rawRequest(port, { path, method: 'POST', headers, body: JSON.stringify({ fragment }) });
+      rawRequest(port, { path, method: 'POST', headers: { cookie: started.cookie, ...headers }, body: JSON.stringify({ fragment }) });
     const end = async (): Promise<void> => {
       assert.equal((await rawRequest(port, { path: '/itch-callback' })).status, 200, 'still listening');
       controller.abort(new Error('test over'));
       await assert.rejects(login, /test over/);
       await assertPortFree(port);
     };
-    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end };
+    return { redirectUri, port, origin: `http://127.0.0.1:${port}`, fragment, post, end, login, startAddress, started, token };
   }
   const json = { 'content-type': 'application/json' };
 
@@ -336,12 +368,143 @@ describe('loginWithLoopback', () => {
   it('a token itch.io does not know is refused after the state check, and shown as a failure', async () => {
     const { redirectUri, port } = await registeredUri();
     const { login, opened } = start(redirectUri);
-    const state = new URL(await opened).searchParams.get('state') ?? '';
+    const state = (await openStart(await opened)).searchParams.get('state') ?? '';
     await page.goto(`${redirectUri}#access_token=${'0'.repeat(40)}&state=${state}`);
     assert.equal(await pageOutcome(page), 'The login did not complete');
     await assert.rejects(login, isCode('backend_rejected'));
     await assertPortFree(port);
     // The state was used once: a replay finds nobody listening.
     await assert.rejects(rawRequest(port, { path: '/itch-callback' }), /ECONNREFUSED/);
+  });
+});
+
+describe('loginWithLoopback: the one-time start address', () => {
+  const stopped = (error: unknown): boolean => {
+    assert.ok(isCode('state_mismatch')(error), String(error));
+    assert.match((error as Error).message, /another program opened the login address/);
+    return true;
+  };
+
+  it('openBrowser gets only the start address: no state, nothing of the authorization URL', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const controller = new AbortController();
+    const { login, opened } = start(redirectUri, { scope: 'profile:me profile:owned', signal: controller.signal });
+    const startAddress = await opened;
+    const { location } = await fetchStart(startAddress);
+    const authorize = new URL(location);
+    const state = authorize.searchParams.get('state') ?? '';
+    assert.ok(state.length >= 43);
+    for (const secret of [state, 'state=', emulator.url, C.clients.demo.clientId, '/user/oauth', encodeURIComponent(redirectUri), 'profile']) {
+      assert.ok(!startAddress.includes(secret), `${JSON.stringify(secret)} in ${startAddress}`);
+    }
+    assert.match(startAddress, new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`));
+    controller.abort(new Error('test over'));
+    await assert.rejects(login, /test over/);
+    await assertPortFree(port);
+  });
+
+  it('answers once with a 302 to the authorization URL; a second visit is refused and stops the login', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri);
+    const startAddress = await opened;
+    const first = await fetchStart(startAddress);
+    assert.equal(first.status, 302);
+    const authorize = new URL(first.location);
+    assert.equal(authorize.origin + authorize.pathname, `${emulator.url}/user/oauth`);
+    assert.equal(authorize.searchParams.get('redirect_uri'), redirectUri);
+    assert.equal(authorize.searchParams.get('client_id'), C.clients.demo.clientId);
+    assert.equal(first.headers['cache-control'], 'no-store');
+    assert.equal(first.headers['referrer-policy'], 'no-referrer');
+    assert.match(first.setCookie, new RegExp(`^itch-oauth-login-${port}=[A-Za-z0-9_-]{43}; Path=/itch-callback; HttpOnly; SameSite=Lax; Max-Age=300$`));
+    assert.ok(!first.setCookie.includes(authorize.searchParams.get('state') ?? '?'), 'the cookie is not the state');
+    assert.ok(!startAddress.includes(first.cookie.split('=')[1] ?? '?'), 'nor the nonce');
+
+    const second = await fetchStart(startAddress);
+    assert.equal(second.status, 403);
+    assert.equal(second.location, '', 'no authorization URL the second time');
+    assert.match(second.body, /already opened once.*stopped the login/);
+    await assert.rejects(login, stopped);
+    await assertPortFree(port);
+  });
+
+  it('another program visits it first: the browser is refused and the login stops', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri);
+    const startAddress = await opened;
+    assert.equal((await fetchStart(startAddress)).status, 302, 'the other program got the state');
+    const refused = await page.goto(startAddress);
+    assert.equal(refused?.status(), 403);
+    assert.match(await page.locator('body').textContent() ?? '', /already opened once/);
+    await assert.rejects(login, stopped);
+    await assertPortFree(port);
+  });
+
+  it('a forged callback with the right state but without the cookie is refused; the browser logs in', async () => {
+    const { redirectUri, port } = await registeredUri();
+    const { login, opened } = start(redirectUri);
+    const authorize = await openStart(await opened); // the browser: the state and the cookie
+    const state = authorize.searchParams.get('state') ?? '';
+    const [cookie] = await context.cookies(`http://127.0.0.1:${port}/itch-callback`);
+    assert.equal(cookie?.name, `itch-oauth-login-${port}`);
+    assert.equal(cookie?.httpOnly, true);
+    assert.equal(cookie?.sameSite, 'Lax');
+
+    // The forger: this login's state (read from a screen, a history, a log), its own token.
+    const forged = emulator.issueToken({ userId: C.users.developer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
+    const forge = (cookieHeader?: string) =>
+      rawRequest(port, {
+        path: '/itch-callback',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}`, ...(cookieHeader === undefined ? {} : { cookie: cookieHeader }) },
+        body: JSON.stringify({ fragment: `access_token=${forged}&state=${state}` }),
+      });
+    for (const cookieHeader of [undefined, `itch-oauth-login-${port}=${'A'.repeat(43)}`, `itch-oauth-login-${port + 1}=${cookie?.value ?? ''}`, `itch-oauth-login-${port}=${state}`]) {
+      const refused = await forge(cookieHeader);
+      assert.equal(refused.status, 403, String(cookieHeader));
+      assert.match(refused.body, /not from the browser the login was opened in/);
+    }
+
+    await decide(page, authorize.href, 'Approve', C.users.gamer);
+    assert.equal(await pageOutcome(page), 'You are logged in');
+    const result = await login;
+    assert.notEqual(result.accessToken, forged);
+    assert.equal(await whoOwns(result.accessToken), C.users.gamer);
+    assert.deepEqual(await context.cookies(`http://127.0.0.1:${port}/itch-callback`), [], 'the cookie is cleared');
+    await assertPortFree(port);
+    // Over: the start address is gone with the listener.
+    await assert.rejects(fetchStart(await opened), /ECONNREFUSED/);
+  });
+
+  it('a second visit while the callback is being checked with itch.io stops the login', async () => {
+    const { redirectUri, port } = await registeredUri();
+    // itch.io's API, slowed down until the test lets it answer.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const checking = new Promise<void>((resolve) => (asked = resolve));
+    const slowApi = createServer((request, response) => {
+      asked();
+      void released
+        .then(() => fetch(`${emulator.apiUrl}${request.url ?? '/'}`, { headers: { authorization: request.headers.authorization ?? '' } }))
+        .then(async (answer) => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()))
+        .catch(() => response.destroy());
+    });
+    await new Promise<void>((resolve) => slowApi.listen(0, '127.0.0.1', resolve));
+    try {
+      const apiBaseUrl = `http://127.0.0.1:${(slowApi.address() as { port: number }).port}`;
+      const { login, opened } = start(redirectUri, { apiBaseUrl });
+      const startAddress = await opened;
+      await decide(page, startAddress, 'Approve');
+      await checking;
+      assert.equal((await fetchStart(startAddress)).status, 403);
+      await assert.rejects(login, stopped);
+      release();
+      assert.notEqual(await pageOutcome(page), 'You are logged in');
+      await assertPortFree(port);
+    } finally {
+      release();
+      slowApi.closeAllConnections();
+      await new Promise((resolve) => slowApi.close(resolve));
+    }
   });
 });
