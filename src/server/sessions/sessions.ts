@@ -11,7 +11,8 @@ import { readBearer, signGameToken, verifyGameToken } from './game-token.js';
 import { assertSecrets, deriveKeys, type DeploymentKeys } from './keys.js';
 import { createRevocations, SessionStoreError } from './revocation.js';
 import { newSessionId, sessionOf, type Session, type SessionClaims } from './session.js';
-import { clearingCookies, cookieMayCount, openCookie, readCookie, sealCookie, sessionCookie, type CookieClaims } from './site-cookie.js';
+import { createVerifiedCache } from './verified-cache.js';
+import { clearingCookies, cookieMayCount, openCookie, PLAIN_COOKIE, readCookie, sealCookie, SECURE_COOKIE, sessionCookie, type CookieClaims } from './site-cookie.js';
 
 export interface SessionsOptions {
   /**
@@ -122,15 +123,30 @@ export function createSessions(options: SessionsOptions): Sessions {
   const now = () => Math.floor(Date.now() / 1000);
   const revoked = async (sid: string) => revocations !== undefined && (await revocations.isRevoked(sid));
 
+  const openedCookies = createVerifiedCache<CookieClaims>();
   const cookieClaims = async (request: Request): Promise<CookieClaims | undefined> => {
     const cookie = readCookie(request);
     if (cookie === undefined) return undefined;
-    return openCookie(cookie.value, (await keys()).cookie, { host: cookie.host, maxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    // The cookie's name is part of the key: a __Host- value planted under the plain name is not found.
+    const key = `${cookie.host ? SECURE_COOKIE : PLAIN_COOKIE}=${cookie.value}`;
+    const known = openedCookies.get(key);
+    if (known !== undefined) return known;
+    const claims = await openCookie(cookie.value, (await keys()).cookie, { host: cookie.host, maxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    if (claims !== undefined) openedCookies.set(key, claims);
+    return claims;
   };
+  const verifiedTokens = createVerifiedCache<SessionClaims>();
   const gameClaims = async (request: Request): Promise<SessionClaims | undefined> => {
     const token = readBearer(request);
     if (token === undefined) return undefined;
-    return verifyGameToken(token, (await keys()).signing, { origin: new URL(request.url).origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    // The origin is part of the key: a token is valid only where its `aud` is.
+    const origin = new URL(request.url).origin;
+    const key = `${origin} ${token}`;
+    const known = verifiedTokens.get(key);
+    if (known !== undefined) return known;
+    const claims = await verifyGameToken(token, (await keys()).signing, { origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    if (claims !== undefined) verifiedTokens.set(key, claims);
+    return claims;
   };
 
   const get: Sessions['get'] = async (request, { allow } = {}) => {
