@@ -183,7 +183,8 @@ describe('attacks on the cookie', () => {
     const future = await at(3600, () => setup().login());
     await none(cookieValue(future.cookie!));
   });
-  it('a __Host- session planted under the plain name (cookie tossing) is refused', async () => {
+  it('a __Host- session planted under the plain name (cookie tossing) is refused, even once read under its own', async () => {
+    assert.ok(await sessions.get(request({ cookie })));
     assert.equal(await sessions.get(request({ cookie: `itch-session=${cookieValue(cookie)}` })), undefined);
   });
   it('a game token presented as the cookie is refused', async () => {
@@ -323,7 +324,8 @@ describe('attacks on game tokens', () => {
     const future = await at(3600, () => setup().login(GAME));
     await none(future.body.gameToken!);
   });
-  it('a token issued for another origin (aud) is refused', async () => {
+  it('a token issued for another origin (aud) is refused, even once read on its own', async () => {
+    assert.ok(await sessions.get(request({ bearer: gameToken }), { allow: ['game'] }));
     await none(gameToken, 'https://other-site.example/api/me');
   });
   it('a bad Bearer token is not made up for by a valid cookie', async () => {
@@ -374,7 +376,7 @@ describe('renew', () => {
     // Renewed every 50 minutes, it never outlives the 3-hour session; past it, renewal is refused.
     let token = gameToken!;
     let shift = 0;
-    for (;;) {
+    for (let renewals = 0; renewals < 10; renewals++) {
       shift += 50 * 60;
       const response = await at(shift, () => sessions.renew(renewRequest(token)));
       if (response.status !== 200) {
@@ -382,7 +384,7 @@ describe('renew', () => {
         break;
       }
       token = ((await response.json()) as { gameToken: string }).gameToken;
-      assert.ok((jose.decodeJwt(token).exp as number) <= login0 + 3 * 3600);
+      assert.ok((jose.decodeJwt(token).exp as number) <= login0 + 3 * 3600, `renewed at +${shift}s past the session's end`);
     }
     assert.ok(shift >= 3 * 3600 - 50 * 60 && shift <= 3 * 3600 + 50 * 60, `refused at +${shift}s`);
   });
@@ -545,6 +547,12 @@ describe('nothing secret leaks', () => {
     for (const part of [...cookieValue(cookie!).split('.'), ...gameToken!.split('.')]) assert.ok(!b64(part).includes(TOKEN));
     const session = await sessions.get(request({ cookie }));
     assert.ok(session && !JSON.stringify(session).includes(TOKEN));
+    // Decrypted with the key derived as keys.ts documents it: the token is not inside either.
+    const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), 'HKDF', false, ['deriveBits']);
+    const bits = await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new TextEncoder().encode('itch-oauth-widget sessions'), info: new TextEncoder().encode('cookie A256GCM key') }, material, 256);
+    const { payload } = await jose.jwtDecrypt(cookieValue(cookie!), new Uint8Array(bits));
+    assert.equal(payload['sub'], '1');
+    assert.ok(!JSON.stringify(payload).includes(TOKEN));
   });
 });
 
