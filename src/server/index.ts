@@ -26,3 +26,6 @@ export {
 export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './ownership.js';
 export * from './schemas.js';
 export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from '../core/scopes.js';
+export { createSessions, type Sessions, type SessionsOptions, type SessionCarrier } from './sessions/sessions.js';
+export type { Session } from './sessions/session.js';
+export { SessionStoreError } from './sessions/revocation.js';
