@@ -1,3 +1,5 @@
+// A measurement, not part of npm test (it starts cold browsers for a minute):
+//   node --import tsx --test test/desktop/loopback-race.measure.ts
 // The race that stays open (see loginWithLoopback's TSDoc), measured: a browser opener with the
 // start address on its command line (a cold headless Chromium, spawned as `open` spawns one),
 // and another program that reads that command line from /proc, visits the start address, and
