@@ -30,9 +30,10 @@ export interface LoginContext {
    */
   owns?: Owns | undefined;
   /**
-   * The origin the login was started from, as the user's browser proved it: for a token POSTed
-   * directly (redirect mode), that request's `Origin` (the site's own, or one of
-   * `allowedOrigins`; `null` without one, as from a program that is not a browser); for a popup
+   * The origin the login was started from: for a token POSTed directly (redirect mode), that
+   * request's `Origin` (the site's own, or one of `allowedOrigins`; `null` without one), which
+   * only a browser guarantees: anyone holding a token of your application can send any `Origin`
+   * with it, so register only your site's callback page on that application; for a popup
    * login, the opener origin that the start page confirmed when it bound the login to the
    * browser; `null` when the person confirmed a code instead (`severedOpener: 'confirm'`).
    * Decide what kind of session to give from this, never from headers of the request that
