@@ -290,7 +290,9 @@ describe('createTokenHandler: configuration', () => {
     assert.throws(() => setup({ allowedOrigins: ['https://game.example/login'] }), /not an http\(s\) origin/);
   });
 
-  it('refuses an applicationId that is not a positive integer', () => {
-    assert.throws(() => setup({ applicationId: 0 }), /applicationId must be/);
+  it('refuses an applicationId that is not a positive integer, or none', () => {
+    for (const applicationId of [0, -1, 1.5, '7001', undefined]) {
+      assert.throws(() => setup({ applicationId: applicationId as number }), /^TypeError: applicationId is required: the positive integer id of your itch\.io OAuth application/);
+    }
   });
 });
