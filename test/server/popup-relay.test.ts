@@ -6,10 +6,9 @@
 // left off, two deposits at once, floods, a store that fails; two handler instances sharing a real
 // Redis (Debian's redis-server, started here on a free port), Redis at its memory limit, and down.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { format } from 'node:util';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
@@ -18,6 +17,7 @@ import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } fr
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { CODE_SLOTS, memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
+import { freePort, redisMissing, startRedis, stopRedis } from './support/redis.js';
 
 const APP = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
@@ -670,40 +670,7 @@ describe('popup relay off (no popup option)', () => {
   });
 });
 
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Debian's redis-server on a free port, without persistence; resolves when it accepts connections. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    redis.once('error', reject);
-    redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-    redis.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve();
-    });
-  });
-  return redis;
-}
-
-async function stopRedis(redis: ChildProcess): Promise<void> {
-  if (redis.exitCode !== null) return;
-  const exited = new Promise((resolve) => redis.once('exit', resolve));
-  redis.kill('SIGTERM');
-  await exited;
-}
-
-// Skipped, saying why, on a machine without redis-server; .ci/run installs it and sets
-// ITCH_REQUIRE_REDIS so that CI never skips it.
-const redisMissing = spawnSync('redis-server', ['--version']).error !== undefined && process.env['ITCH_REQUIRE_REDIS'] !== '1';
-
-describe('popup relay in a real Redis shared by two handler instances', { skip: redisMissing && 'redis-server is not installed (apt-get install redis-server, brew install redis)' }, () => {
+describe('popup relay in a real Redis shared by two handler instances', { skip: redisMissing }, () => {
   let port: number;
   let redis: ChildProcess;
   const stores: ReturnType<typeof createStorage>[] = [];

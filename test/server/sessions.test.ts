@@ -3,15 +3,15 @@
 // expiry, algorithm confusion, CSRF, cookie tossing, carrier swapping, leaks; rotation, renewal,
 // revocation with a store, CORS. A real Redis shared by two instances at the end.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import * as jose from 'jose';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import redisDriver from 'unstorage/drivers/redis';
 import { createSessions, createTokenHandler, type FetchFunction, type Session, type Sessions, type SessionsOptions } from '../../src/server/index.js';
+import { freePort, redisMissing, startRedis, stopRedis } from './support/redis.js';
 
 const SITE = 'https://game.example';
 const GAME = 'https://html-classic.itch.zone';
@@ -556,19 +556,7 @@ describe('nothing secret leaks', () => {
   });
 });
 
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-// Skipped, saying why, on a machine without redis-server; ITCH_REQUIRE_REDIS=1 makes its absence a failure.
-const redisMissing = spawnSync('redis-server', ['--version']).error !== undefined && process.env['ITCH_REQUIRE_REDIS'] !== '1';
-
-describe('logout everywhere through a real Redis shared by two instances', { skip: redisMissing && 'redis-server is not installed (apt-get install redis-server, brew install redis)' }, () => {
+describe('logout everywhere through a real Redis shared by two instances', { skip: redisMissing }, () => {
   let redis: ChildProcess;
   let port: number;
   const stores: Storage[] = [];
@@ -583,15 +571,11 @@ describe('logout everywhere through a real Redis shared by two instances', { ski
   };
   before(async () => {
     port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve, reject) => {
-      redis.once('error', reject);
-      redis.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept connections') && resolve());
-    });
+    redis = await startRedis(port);
   });
   after(async () => {
     await Promise.all(stores.map((store) => store.dispose()));
-    redis.kill('SIGTERM');
+    await stopRedis(redis);
   });
 
   it('a logout on one instance ends the cookie session and the game tokens on the other', async () => {

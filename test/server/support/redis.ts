@@ -1,0 +1,40 @@
+// Debian's redis-server for the tests that need a real one: started on a free loopback port,
+// without persistence, and stopped by the test. Tests that need it skip, saying why, on a machine
+// without redis-server; ITCH_REQUIRE_REDIS=1 (set by .ci/run) makes its absence a failure.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Why to skip a Redis test here, or `false` to run it. */
+export const redisMissing: string | false =
+  spawnSync('redis-server', ['--version']).error !== undefined && process.env['ITCH_REQUIRE_REDIS'] !== '1'
+    ? 'redis-server is not installed (apt-get install redis-server, brew install redis)'
+    : false;
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** redis-server on `port`; resolves when it accepts connections. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    redis.once('error', reject);
+    redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+    redis.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready to accept connections')) resolve();
+    });
+  });
+  return redis;
+}
+
+export async function stopRedis(redis: ChildProcess): Promise<void> {
+  if (redis.exitCode !== null) return;
+  const exited = new Promise((resolve) => redis.once('exit', resolve));
+  redis.kill('SIGTERM');
+  await exited;
+}
