@@ -1,6 +1,7 @@
 // "Log in with itch.io" on Deno's own HTTP server: the two pages, the widget's two script files,
-// the token handler at /auth/itch (on the pages' origin) and a session cookie.
-import { createTokenHandler, type User } from 'itch-oauth-widget/server';
+// the token handler at /auth/itch (on the pages' origin), and the session: a cookie
+// createSessions encrypts (no database), read at /me, ended at /logout.
+import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
 // The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
 // and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
@@ -9,13 +10,19 @@ const ITCH_CLIENT_ID = Deno.env.get('ITCH_CLIENT_ID') ?? 'emu-starfall-companion
 const ITCH_APPLICATION_ID = Number(Deno.env.get('ITCH_APPLICATION_ID') ?? 7001);
 
 // Where people reach this site, e.g. PUBLIC_ORIGIN=https://your.site behind a proxy that ends TLS.
-// The pages' addresses and the cookie's Secure come from it, never from the request's Host or
-// scheme: behind such a proxy the request is plain http, and Host is whatever the client sent.
+// The pages' addresses come from it, never from the request's Host (whatever the client sent),
+// and the handler accepts its Origin: a login started from an https origin gets a Secure
+// __Host- cookie, though behind such a proxy the request itself is plain http.
 const PORT = Number(Deno.env.get('PORT') ?? 3000);
 const PUBLIC_ORIGIN = new URL(Deno.env.get('PUBLIC_ORIGIN') ?? `http://127.0.0.1:${PORT}`).origin;
-const SECURE = PUBLIC_ORIGIN.startsWith('https:') ? '; Secure' : '';
 
-const sessions = new Map<string, User>(); // session id → itch.io user: yours to keep (Deno KV, a database…)
+// SESSION_SECRET encrypts the session cookies: set it in production (`openssl rand -base64 32`),
+// the same on every instance, and sessions outlive restarts. Without it, a random one for this
+// run only: a restart then signs everyone out.
+if (!Deno.env.get('SESSION_SECRET')) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
+/** 32 random bytes, base64. */
+const randomSecret = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+const sessions = createSessions({ secrets: [Deno.env.get('SESSION_SECRET') ?? randomSecret()] });
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
@@ -23,11 +30,7 @@ const handleToken = createTokenHandler({
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
   allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
   popup: true, // the login button's mode="popup"
-  onLogin: ({ user }) => {
-    const sid = crypto.randomUUID();
-    sessions.set(sid, user);
-    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${SECURE}` } };
-  },
+  onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
 const pages: Record<string, URL> = { '/': new URL('./public/index.html', import.meta.url), '/callback.html': new URL('./public/callback.html', import.meta.url) };
@@ -41,9 +44,11 @@ async function app(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname === '/auth/itch') return handleToken(request);
   if (url.pathname === '/me') {
-    const user = sessions.get(request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1] ?? '');
-    return user ? Response.json(user) : new Response(null, { status: 401 });
+    const session = await sessions.get(request);
+    return session ? Response.json(session.user) : new Response(null, { status: 401 });
   }
+  // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
+  if (url.pathname === '/logout') return sessions.logout(request);
   const page = pages[url.pathname];
   if (page) {
     const html = (await Deno.readTextFile(page))

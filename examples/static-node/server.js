@@ -1,11 +1,12 @@
 // A site with "Log in with itch.io" on one origin, with node:http only: the two pages, the
-// widget's two script files, the token handler at /auth/itch and a session cookie.
-import { randomUUID } from 'node:crypto';
+// widget's two script files, the token handler at /auth/itch, and the session: a cookie
+// createSessions encrypts (no database), read at /me, ended at /logout.
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { createTokenHandler } from 'itch-oauth-widget/server';
+import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
 // The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
 // and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
@@ -14,13 +15,17 @@ const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
 const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
 
 // Where people reach this site, e.g. PUBLIC_ORIGIN=https://your.site behind a proxy that ends TLS.
-// The pages' addresses and the cookie's Secure come from it, never from the request's Host or
-// scheme: behind such a proxy the request is plain http, and Host is whatever the client sent.
+// The pages' addresses come from it, never from the request's Host (whatever the client sent),
+// and the handler accepts its Origin: a login started from an https origin gets a Secure
+// __Host- cookie, though behind such a proxy the request itself is plain http.
 const PORT = Number(process.env.PORT ?? 3000);
 const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${PORT}`).origin;
-const SECURE = PUBLIC_ORIGIN.startsWith('https:') ? '; Secure' : '';
 
-const sessions = new Map(); // session id → itch.io user: yours to keep (a database, a signed cookie…)
+// SESSION_SECRET encrypts the session cookies: set it in production (`openssl rand -base64 32`),
+// the same on every instance, and sessions outlive restarts. Without it, a random one for this
+// run only: a restart then signs everyone out.
+if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
+const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')] });
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
@@ -28,11 +33,7 @@ const handleToken = createTokenHandler({
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
   allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
   popup: true, // the login button's mode="popup"
-  onLogin: ({ user }) => {
-    const sid = randomUUID();
-    sessions.set(sid, user);
-    return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${SECURE}` } };
-  },
+  onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
 const file = (name) => new URL(name, import.meta.url);
@@ -45,9 +46,11 @@ async function app(request) {
   const url = new URL(request.url);
   if (url.pathname === '/auth/itch') return handleToken(request);
   if (url.pathname === '/me') {
-    const user = sessions.get(request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1]);
-    return user ? Response.json(user) : new Response(null, { status: 401 });
+    const session = await sessions.get(request);
+    return session ? Response.json(session.user) : new Response(null, { status: 401 });
   }
+  // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
+  if (url.pathname === '/logout') return sessions.logout(request);
   if (pages[url.pathname]) {
     const html = (await readFile(pages[url.pathname], 'utf8'))
       .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)

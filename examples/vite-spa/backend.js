@@ -1,29 +1,28 @@
-// The token handler and a session: app(request) answers /auth/itch and /me. publicOrigin is where
-// people reach the site (e.g. https://your.site): the cookie's Secure comes from it, never from the
-// scheme of the request (behind a proxy that ends TLS, the request is plain http).
-import { randomUUID } from 'node:crypto';
-import { createTokenHandler } from 'itch-oauth-widget/server';
+// The token handler and the session: app(request) answers /auth/itch, /me and /logout.
+// publicOrigin is where people reach the site (e.g. https://your.site): the handler accepts its
+// Origin, and a login started from an https origin gets a Secure __Host- cookie, though behind a
+// proxy that ends TLS the request itself is plain http. sessionSecret encrypts the session
+// cookies (createSessions, no database): the same on every instance, and sessions outlive restarts.
+import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
-export function createBackend({ baseUrl, applicationId, publicOrigin }) {
-  const sessions = new Map(); // session id → itch.io user: yours to keep (a database, a signed cookie…)
-  const secure = new URL(publicOrigin).protocol === 'https:' ? '; Secure' : '';
+export function createBackend({ baseUrl, applicationId, publicOrigin, sessionSecret }) {
+  const sessions = createSessions({ secrets: [sessionSecret] });
   const handleToken = createTokenHandler({
     applicationId, // refuses tokens itch.io issued to another application
     baseUrl,
     apiBaseUrl: baseUrl === 'https://itch.io' ? 'https://api.itch.io' : `${baseUrl}/api`,
     allowedOrigins: [publicOrigin], // the Origin browsers send when a proxy changes the host or scheme
     popup: true, // the login button's mode="popup"
-    onLogin: ({ user }) => {
-      const sid = randomUUID();
-      sessions.set(sid, user);
-      return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
-    },
+    onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
   });
   return {
     async app(request) {
-      if (new URL(request.url).pathname === '/auth/itch') return handleToken(request);
-      const user = sessions.get(request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1]);
-      return user ? Response.json(user) : new Response(null, { status: 401 });
+      const { pathname } = new URL(request.url);
+      if (pathname === '/auth/itch') return handleToken(request);
+      // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
+      if (pathname === '/logout') return sessions.logout(request);
+      const session = await sessions.get(request); // /me
+      return session ? Response.json(session.user) : new Response(null, { status: 401 });
     },
   };
 }

@@ -1,7 +1,8 @@
 // A Vite single-page app with "Log in with itch.io": the plugin puts the capture first in <head> of
-// callback.html (in dev and in the build), and the backend (backend.js) answers /auth/itch and /me
-// on the same origin, in `vite` and `vite preview`. In production, serve dist/ and backend.js's app()
-// from one origin (see the README), and callback.html with CALLBACK_HEADERS.
+// callback.html (in dev and in the build), and the backend (backend.js) answers /auth/itch, /me and
+// /logout on the same origin, in `vite` and `vite preview`. In production, serve dist/ and
+// backend.js's app() from one origin (see the README), and callback.html with CALLBACK_HEADERS.
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
@@ -21,6 +22,12 @@ const itch = {
 // copy in a cache, and no window that opened it can reach it.
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
+// SESSION_SECRET encrypts the session cookies: set it in production (`openssl rand -base64 32`),
+// the same on every instance, and sessions outlive restarts. Without it, a random one for this
+// run only: a restart (Vite's too, when this file changes) then signs everyone out.
+if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
+const sessionSecret = process.env.SESSION_SECRET ?? randomBytes(32).toString('base64');
+
 const pathOf = (req) => req.url.split('?')[0];
 
 /**
@@ -30,8 +37,8 @@ const pathOf = (req) => req.url.split('?')[0];
 function backend() {
   const mount = (server, port) => {
     const publicOrigin = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${port}`).origin;
-    const listener = getRequestListener(createBackend({ ...itch, publicOrigin }).app);
-    server.middlewares.use((req, res, next) => (['/auth/itch', '/me'].includes(pathOf(req)) ? listener(req, res) : next()));
+    const listener = getRequestListener(createBackend({ ...itch, publicOrigin, sessionSecret }).app);
+    server.middlewares.use((req, res, next) => (['/auth/itch', '/me', '/logout'].includes(pathOf(req)) ? listener(req, res) : next()));
   };
   return {
     name: 'backend',

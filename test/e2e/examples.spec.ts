@@ -3,8 +3,10 @@
 // Vite, workerd (wrangler dev, no account), Deno and Bun. One emulator for all; each example's
 // server on a free port. For each: a redirect login, a popup login, a refusal that leaves one line
 // naming the reason in the server's log, the callback page's headers, pages that never repeat the
-// Host header, and (started again with an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a
-// Secure cookie though the request is http.
+// Host header, the session (createSessions: /me, the page's Log out, a logout another origin POSTs
+// refused, a session that outlives a restart with the same SESSION_SECRET), and (started again with
+// an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a Secure __Host- cookie though the
+// request is http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,6 +19,13 @@ import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type Runnin
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const bin = (name: string): string => path.join(examples, 'node_modules', '.bin', name);
 const press = DEFAULT_SEED.users.find((user) => user.id === C.users.press)!;
+/** The user of C.oauthToken, the token the tests POST to /auth/itch themselves. */
+const gamer = DEFAULT_SEED.users.find((user) => user.id === C.users.gamer)!;
+/**
+ * A fixed SESSION_SECRET for the examples' servers, so that one started again reads the sessions
+ * of the one before (cloudflare-worker's comes from its wrangler.jsonc, the same every start).
+ */
+const SESSION_SECRET = 'examples-e2e-session-secret-0123456789abcdef';
 
 interface Example {
   name: string;
@@ -60,16 +69,20 @@ interface Running {
   log: () => string;
 }
 
-/** With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). */
-async function start(example: Example, itch: RunningEmulator, publicOrigin?: string): Promise<Running> {
+/**
+ * With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). With
+ * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up.
+ */
+async function start(example: Example, itch: RunningEmulator, { publicOrigin, sessionSecret }: { publicOrigin?: string; sessionSecret?: string } = {}): Promise<Running> {
   const port = await freePort();
   const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
-  const { PUBLIC_ORIGIN: _ours, ...environment } = process.env;
+  const { PUBLIC_ORIGIN: _ours, SESSION_SECRET: _secret, ...environment } = process.env;
   const child = spawn(command!, args, {
     cwd: path.join(examples, example.name),
     env: {
       ...environment,
       ...(publicOrigin === undefined ? {} : { PUBLIC_ORIGIN: publicOrigin }),
+      ...(sessionSecret === undefined ? {} : { SESSION_SECRET: sessionSecret }),
       PORT: String(port),
       ITCH_BASE_URL: itch.url,
       VITE_ITCH_BASE_URL: itch.url,
@@ -121,6 +134,18 @@ async function approve(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Approve' }).click();
 }
 
+/** Logs in `page`'s browser context by POSTing C.oauthToken as its page would (redirect mode): the session cookie lands in the context. */
+async function logInDirectly(page: Page, origin: string): Promise<void> {
+  const answer = await page.request.post(`${origin}/auth/itch`, { data: { access_token: C.oauthToken }, headers: { Origin: origin } });
+  expect(answer.status(), await answer.text()).toBe(200);
+}
+
+/** The `name=value` of the session cookie a login answer sets, and its whole `Set-Cookie`. */
+function sessionCookieOf(answer: Response): { cookie: string; setCookie: string } {
+  const setCookie = answer.headers.getSetCookie().find((value) => /^(__Host-)?itch-session=/.test(value)) ?? '';
+  return { cookie: setCookie.split(';')[0]!, setCookie };
+}
+
 /** The callback page's headers (README, Security), as every example sends them. */
 const CALLBACK_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin' };
 
@@ -138,7 +163,7 @@ for (const example of EXAMPLES) {
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
-      running = await start(example, itch);
+      running = await start(example, itch, { sessionSecret: SESSION_SECRET });
       itch.addRedirectUri(C.clients.demo.clientId, `${running.origin}/callback.html`);
     });
 
@@ -157,6 +182,10 @@ for (const example of EXAMPLES) {
       expect(new URL(page.url()).pathname).toBe('/');
       await page.reload();
       await expect(page.getByText(`Signed in as ${press.username}`), 'the session cookie').toBeVisible();
+      const me = await page.request.get(`${running!.origin}/me`);
+      expect(me.status(), 'GET /me with the session cookie').toBe(200);
+      expect(await me.json()).toMatchObject({ id: press.id, username: press.username });
+      expect((await fetch(`${running!.origin}/me`)).status, 'GET /me without it').toBe(401);
     });
 
     test('logs in through a popup and the page stays', async ({ page, context }) => {
@@ -182,6 +211,42 @@ for (const example of EXAMPLES) {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/itch\.io did not accept the access token/);
       expect(running!.log()).not.toContain(token);
+    });
+
+    test("the page's Log out ends the session: /me answers 401 after", async ({ page }) => {
+      const origin = running!.origin;
+      await logInDirectly(page, origin);
+      await page.goto(`${origin}/`);
+      await expect(page.getByText(`Signed in as ${gamer.username}`)).toBeVisible();
+      const loggedOut = page.waitForResponse(`${origin}/logout`);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      expect((await loggedOut).status(), 'a same-origin POST /logout').toBe(204);
+      await expect(page.getByText('Not signed in.')).toBeVisible();
+      expect((await page.request.get(`${origin}/me`)).status()).toBe(401);
+      await page.reload();
+      await expect(page.getByText('Not signed in.')).toBeVisible();
+    });
+
+    test('refuses a logout that another origin POSTs with the cookie, and the session stays', async ({ page }) => {
+      const origin = running!.origin;
+      await logInDirectly(page, origin);
+      // A page on another origin of the same site (127.0.0.1, another port: a sibling subdomain
+      // in production), whose cross-origin form POST carries the SameSite=Lax cookie.
+      const sibling = `${itch.url}/not-the-site.html`;
+      await page.route(sibling, (route) =>
+        route.fulfill({ contentType: 'text/html', body: `<form method="post" action="${origin}/logout"></form><script>document.forms[0].submit()</script>` }),
+      );
+      const refused = page.waitForResponse(`${origin}/logout`);
+      await page.goto(sibling);
+      const answer = await refused;
+      expect(answer.status()).toBe(403);
+      expect((await answer.request().allHeaders())['cookie'], 'the POST carried the session cookie').toMatch(/itch-session=/);
+      expect(await answer.headerValue('set-cookie'), 'the cookie is not removed').toBeNull();
+      const me = await page.request.get(`${origin}/me`);
+      expect(me.status(), 'the session survives').toBe(200);
+      expect(await me.json()).toMatchObject({ username: gamer.username });
+      await page.goto(`${origin}/`);
+      await expect(page.getByText(`Signed in as ${gamer.username}`)).toBeVisible();
     });
 
     test('serves the callback page with no Referer, no cache and no opener', async ({ request }) => {
@@ -229,16 +294,37 @@ for (const example of EXAMPLES) {
         const outcomes = await Promise.all(collects.map(async (answer) => ({ status: answer.status(), body: await answer.json() })));
         const collected = outcomes.filter((outcome) => outcome.body.pending !== true);
         expect(collected, 'collected once').toHaveLength(1);
-        const gamer = DEFAULT_SEED.users.find((user) => user.id === C.users.gamer)!;
         expect(collected[0]).toMatchObject({ status: 200, body: { user: { username: gamer.username } } });
       });
     }
+
+    // Last: it replaces the running server.
+    test('a session outlives a restart of the server with the same SESSION_SECRET', async () => {
+      const origin = running!.origin;
+      const login = await fetch(`${origin}/auth/itch`, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ access_token: C.oauthToken }) });
+      expect(login.status, await login.clone().text()).toBe(200);
+      const { cookie, setCookie } = sessionCookieOf(login);
+      // A login started from an http page: the plain name, without Secure (browsers refuse Secure on http).
+      expect(setCookie).toMatch(/^itch-session=/);
+      expect(setCookie).toMatch(/;\s*HttpOnly(;|$)/i);
+      expect(setCookie).toMatch(/;\s*SameSite=Lax(;|$)/i);
+      expect(setCookie).not.toMatch(/;\s*Secure(;|$)/i);
+      expect((await fetch(`${origin}/me`, { headers: { Cookie: cookie } })).status).toBe(200);
+      await stop(running);
+      running = await start(example, itch, { sessionSecret: SESSION_SECRET });
+      itch.addRedirectUri(C.clients.demo.clientId, `${running.origin}/callback.html`);
+      const me = await fetch(`${running.origin}/me`, { headers: { Cookie: cookie } });
+      expect(me.status, 'the same cookie, read by the new process').toBe(200);
+      expect(await me.json()).toMatchObject({ id: gamer.id, username: gamer.username });
+    });
   });
 }
 
 // Behind a proxy that ends TLS, the example gets plain http requests (and any Host a client sends):
-// the cookie's Secure and the pages' addresses come from PUBLIC_ORIGIN, which the browser's Origin
-// then matches (allowedOrigins).
+// the pages' addresses come from PUBLIC_ORIGIN, which the handler accepts as Origin
+// (allowedOrigins); createSessions makes the cookie Secure (and __Host-) from the login's https
+// Origin (its startedFrom), not from the request's scheme. Started without SESSION_SECRET: the
+// random one each example makes up.
 for (const example of EXAMPLES) {
   test.describe(`examples/${example.name} behind a proxy that ends TLS`, () => {
     test.describe.configure({ timeout: 90_000 });
@@ -248,7 +334,7 @@ for (const example of EXAMPLES) {
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
-      running = await start(example, itch, publicOrigin);
+      running = await start(example, itch, { publicOrigin });
     });
 
     test.afterAll(async () => {
@@ -256,12 +342,18 @@ for (const example of EXAMPLES) {
       await itch?.close();
     });
 
-    test('sets a Secure cookie for an http request, from PUBLIC_ORIGIN', async ({ request }) => {
+    test('sets a Secure __Host- cookie for an http request from the PUBLIC_ORIGIN page', async ({ request }) => {
       const answer = await request.post(`${running!.origin}/auth/itch`, { data: { access_token: C.oauthToken }, headers: { Origin: publicOrigin } });
       expect(answer.status(), await answer.text()).toBe(200);
       const cookie = answer.headersArray().find(({ name }) => name.toLowerCase() === 'set-cookie')?.value ?? '';
-      expect(cookie).toMatch(/^sid=/);
+      expect(cookie).toMatch(/^__Host-itch-session=/);
       expect(cookie).toMatch(/;\s*Secure(;|$)/i);
+      expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
+      expect(cookie).not.toMatch(/;\s*Domain=/i);
+      // The session reads back though the request is http (what a browser sends over https to the proxy).
+      const me = await fetch(`${running!.origin}/me`, { headers: { Cookie: cookie.split(';')[0]! } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ username: gamer.username });
       if (example.name !== 'vite-spa') {
         expect(await (await request.get(`${running!.origin}/`)).text()).toContain(`redirect-uri="${publicOrigin}/callback.html"`);
       }

@@ -1,15 +1,16 @@
 // "Log in with itch.io" on Cloudflare Workers: the pages are static assets, the widget's two
-// script files are bundled in, and the token endpoint (/auth/itch) and the sessions (/me) run
-// inside one Durable Object.
+// script files are bundled in, the token endpoint (/auth/itch) runs inside one Durable Object,
+// and the Worker itself reads (/me) and ends (/logout) the sessions: cookies createSessions
+// encrypts with SESSION_SECRET, which any instance opens without asking anyone.
 //
 // Why a Durable Object: a popup login waits on the server until the page that opened the popup
 // collects it; the first deposit must win and the outcome be collected once. Workers KV is
 // eventually consistent (about 60 s) and has no atomic create, so two Worker instances could both
 // win. The handler takes a deposit with a lock in its own memory, exact when one instance serves
 // every request: here one Durable Object (idFromName), single-threaded, whose strongly consistent
-// storage keeps the logins under way (and the sessions) when it is evicted.
+// storage keeps the logins under way when it is evicted.
 import { DurableObject } from 'cloudflare:workers';
-import { createTokenHandler } from 'itch-oauth-widget/server';
+import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 import { createStorage, defineDriver } from 'unstorage';
 // Bundled as text (the Text rule in wrangler.jsonc).
 import widgetScript from 'itch-oauth-widget/itch-oauth.iife.js';
@@ -18,12 +19,22 @@ import captureScript from 'itch-oauth-widget/itch-oauth-capture.iife.js';
 const SCRIPTS = { '/itch-oauth.iife.js': widgetScript, '/itch-oauth-capture.iife.js': captureScript };
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
+// The sessions, the same in the Worker and in the Durable Object: SESSION_SECRET (wrangler.jsonc's
+// dev value; deployed, a secret) derives the same keys in every instance, so a cookie the Durable
+// Object sets at login is opened by any Worker instance, with no round trip.
+let sessions;
+const sessionsOf = (env) => (sessions ??= createSessions({ secrets: [env.SESSION_SECRET] }));
+
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (url.pathname === '/auth/itch' || url.pathname === '/me') {
-      return env.TOKEN_ENDPOINT.get(env.TOKEN_ENDPOINT.idFromName('itch-oauth')).fetch(request);
+    if (url.pathname === '/auth/itch') return env.TOKEN_ENDPOINT.get(env.TOKEN_ENDPOINT.idFromName('itch-oauth')).fetch(request);
+    if (url.pathname === '/me') {
+      const session = await sessionsOf(env).get(request);
+      return session ? Response.json(session.user) : new Response(null, { status: 401 });
     }
+    // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
+    if (url.pathname === '/logout') return sessionsOf(env).logout(request);
     if (SCRIPTS[url.pathname]) return new Response(SCRIPTS[url.pathname], { headers: { 'Content-Type': 'text/javascript' } });
     const asset = await env.ASSETS.fetch(request);
     if (!asset.headers.get('Content-Type')?.startsWith('text/html')) return asset;
@@ -39,14 +50,13 @@ export default {
   },
 };
 
-/** The token endpoint and the sessions, one instance for the whole app. */
+/** The token endpoint, one instance for the whole app; its storage holds only the popup logins under way. */
 export class TokenEndpoint extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
-    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): the cookie's Secure comes from
-    // it, never from the scheme of the request.
+    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): the handler accepts its Origin,
+    // and a login started from an https origin gets a Secure __Host- cookie.
     const publicOrigin = new URL(env.PUBLIC_ORIGIN).origin;
-    const secure = publicOrigin.startsWith('https:') ? '; Secure' : '';
     this.handleToken = createTokenHandler({
       applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
       baseUrl: env.ITCH_BASE_URL,
@@ -54,19 +64,12 @@ export class TokenEndpoint extends DurableObject {
       allowedOrigins: [publicOrigin], // the Origin browsers send, should a proxy change the host or scheme
       popup: true, // the login button's mode="popup"
       store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
-      onLogin: async ({ user }) => {
-        const sid = crypto.randomUUID();
-        await ctx.storage.put(`session:${sid}`, user); // yours to keep: a database, a signed cookie…
-        return { headers: { 'Set-Cookie': `sid=${sid}; HttpOnly; SameSite=Lax; Path=/${secure}` } };
-      },
+      onLogin: sessionsOf(env).onLogin, // the session cookie (HttpOnly, SameSite=Lax); nothing stored
     });
   }
 
   async fetch(request) {
-    if (new URL(request.url).pathname === '/auth/itch') return this.handleToken(request);
-    const sid = request.headers.get('cookie')?.match(/(?:^|;\s*)sid=([^;]+)/)?.[1];
-    const user = sid && (await this.ctx.storage.get(`session:${sid}`));
-    return user ? Response.json(user) : new Response(null, { status: 401 });
+    return this.handleToken(request);
   }
 
   /** Drops the popup logins nobody collected (they wait 5 minutes at most). */
