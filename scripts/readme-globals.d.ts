@@ -9,6 +9,9 @@ type ItchServer = typeof import('itch-oauth-widget/server');
 declare const ItchOAuth: { login(options: import('itch-oauth-widget').LoginOptions): Promise<{ response: any }> };
 declare const createTokenHandler: ItchServer['createTokenHandler'];
 declare const createItchClient: ItchServer['createItchClient'];
+declare const createSessions: ItchServer['createSessions'];
+declare const sessions: import('itch-oauth-widget/server').Sessions;
+declare const request: Request;
 declare const onLogin: import('itch-oauth-widget/server').TokenHandlerOptions['onLogin'];
 
 // Yours to write.
