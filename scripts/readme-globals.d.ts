@@ -15,10 +15,8 @@ declare const request: Request;
 declare const onLogin: import('itch-oauth-widget/server').TokenHandlerOptions['onLogin'];
 
 // Yours to write.
-declare function newSession(userId: number, rights?: { owner: boolean }): string;
-declare function newGameSession(userId: number): string;
 declare function servePage(request: Request): Response | Promise<Response>;
-declare function startSession(gameSession: unknown): void;
+declare function startSession(gameToken: string): void;
 declare function show(response: unknown): void;
 declare function showError(code: string): void;
 declare function askUserToPasteKey(url: string): Promise<string>;
