@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'not_owner',
   // The popup could not be tied to the page that opened it, and the site does not ask the person to confirm.
   'popup_unverified',
+  // The page cancelled the login with its AbortSignal.
+  'aborted',
 ] as const;
 
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];
@@ -36,6 +38,20 @@ export const BACKEND_REJECTED = 5;
 export const NETWORK_ERROR = 6;
 export const CONFIG_INVALID = 9;
 
+/** Fails to compile when an index above no longer names its code in {@link ERROR_CODES}. */
+type CodeAt<I extends number> = (typeof ERROR_CODES)[I];
+const PINNED: [CodeAt<typeof ACCESS_DENIED>, CodeAt<typeof STATE_MISSING>, CodeAt<typeof STATE_MISMATCH>, CodeAt<typeof STATE_EXPIRED>, CodeAt<typeof INVALID_RESPONSE>, CodeAt<typeof BACKEND_REJECTED>, CodeAt<typeof NETWORK_ERROR>, CodeAt<typeof CONFIG_INVALID>] = [
+  'access_denied',
+  'state_missing',
+  'state_mismatch',
+  'state_expired',
+  'invalid_response',
+  'backend_rejected',
+  'network_error',
+  'config_invalid',
+];
+void PINNED;
+
 /**
  * The one error type the browser side throws and reports. Its message is plain words for a
  * developer and never contains a token.
@@ -44,8 +60,9 @@ export class ItchOAuthError extends Error {
   override name = 'ItchOAuthError';
   readonly code: ItchOAuthErrorCode;
 
-  constructor(code: ItchOAuthErrorCode, message: string) {
-    super(message);
+  /** @param options.cause the error that led to this one (kept as `cause`, as with any `Error`). */
+  constructor(code: ItchOAuthErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.code = code;
   }
 }

@@ -20,6 +20,8 @@ export interface LoginOptions {
   returnTo?: string | undefined;
   /** The app's token endpoint (the capture's `data-backend`); popup mode collects the login from it. */
   backend?: string | undefined;
+  /** Cancels a popup login: the popup closes and the login rejects with `aborted`. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a finished login gives: the backend's JSON answer, never the token. */
@@ -223,6 +225,13 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   }
 
   const abort = new AbortController();
+  const cancel = options.signal;
+  const onCancel = () => {
+    closePopup(popup);
+    abort.abort();
+  };
+  cancel?.addEventListener('abort', onCancel, { once: true });
+  if (cancel?.aborted) onCancel();
   const result = (async () => {
     try {
       // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
@@ -234,7 +243,11 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       return await collect(popup, backend!, verifier, made, abort.signal, () => confirmedAt, () => {
         throw blocked;
       });
+    } catch (error) {
+      if (cancel?.aborted) throw new ItchOAuthError('aborted', 'the page cancelled the login', { cause: cancel.reason });
+      throw error;
     } finally {
+      cancel?.removeEventListener('abort', onCancel);
       removeEventListener('message', onMessage);
       showCode(undefined);
     }
@@ -366,9 +379,10 @@ function closePopup(popup: Window | null): void {
  *   .then(({ response }) => startGame(response))
  *   .catch((error) => showError(error.code));
  * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed`,
- *   `backend_rejected`, `network_error`, `config_invalid`).
+ *   `backend_rejected`, `network_error`, `config_invalid`, `aborted` when `signal` aborts).
  */
 export function login(options: LoginOptions): Promise<LoginResult> {
+  if (options.signal?.aborted) return Promise.reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: options.signal.reason }));
   try {
     return startLogin(options).result;
   } catch (error) {

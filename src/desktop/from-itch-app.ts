@@ -72,7 +72,7 @@ export async function fromItchApp(options: FromItchAppOptions = {}): Promise<Itc
   try {
     client = createItchClient({ baseUrl: options.baseUrl, apiBaseUrl: options.apiBaseUrl, credential: { type: 'jwt', token: key } });
   } catch (error) {
-    throw Object.assign(new ItchOAuthError('config_invalid', (error as Error).message), { cause: error });
+    throw new ItchOAuthError('config_invalid', (error as Error).message, { cause: error });
   }
   try {
     const info = await client.credentialsInfo({ signal: options.signal });
@@ -101,8 +101,8 @@ function refusal(error: unknown, signal: AbortSignal | undefined): unknown {
     const why = error.errors.some((message) => /expired/i.test(message))
       ? 'the key the itch app passed has expired: launch the game again from the itch app'
       : `itch.io refused the key in ${ITCH_APP_KEY_VARIABLE} (${error.errors.join('; ')})`;
-    return Object.assign(new ItchOAuthError('backend_rejected', why), { cause: error });
+    return new ItchOAuthError('backend_rejected', why, { cause: error });
   }
-  if (error.code === 'invalid_response') return Object.assign(new ItchOAuthError('invalid_response', error.message), { cause: error });
-  return Object.assign(new ItchOAuthError('network_error', `could not check the itch app's key with itch.io: ${error.message}`), { cause: error });
+  if (error.code === 'invalid_response') return new ItchOAuthError('invalid_response', error.message, { cause: error });
+  return new ItchOAuthError('network_error', `could not check the itch app's key with itch.io: ${error.message}`, { cause: error });
 }

@@ -452,7 +452,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     if (!isBindError(error)) throw error;
     const { readKey } = options;
     if (readKey !== undefined) return loginOutOfBand({ ...options, readKey });
-    throw Object.assign(new ItchOAuthError('network_error', bindMessage(error, target)), { cause: error });
+    throw new ItchOAuthError('network_error', bindMessage(error, target), { cause: error });
   }
 
   timer = setTimeout(() => {
@@ -476,7 +476,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     } catch (cause) {
       finish({
         ok: false,
-        error: Object.assign(new ItchOAuthError('config_invalid', `could not open the browser at the itch.io login page: ${(cause as Error).message}`), { cause }),
+        error: new ItchOAuthError('config_invalid', `could not open the browser at the itch.io login page: ${(cause as Error).message}`, { cause }),
       });
     }
   }

@@ -37,7 +37,7 @@ export async function verifyAccessToken(key: string, options: VerifyOptions): Pr
   try {
     client = createItchClient({ apiBaseUrl: options.apiBaseUrl, credential: { type: 'oauth', accessToken } });
   } catch (error) {
-    throw Object.assign(new ItchOAuthError('config_invalid', (error as Error).message), { cause: error });
+    throw new ItchOAuthError('config_invalid', (error as Error).message, { cause: error });
   }
   try {
     const info = await client.credentialsInfo({ signal: options.signal });
@@ -45,8 +45,8 @@ export async function verifyAccessToken(key: string, options: VerifyOptions): Pr
   } catch (error) {
     if (error instanceof ItchApiError && error.code === 'aborted') throw options.signal?.reason ?? error;
     if (error instanceof ItchApiError && (error.code === 'api_error' || (error.status >= 400 && error.status < 500))) {
-      throw Object.assign(new ItchOAuthError('backend_rejected', 'itch.io does not know this key (mistyped, revoked or expired): log in again'), { cause: error });
+      throw new ItchOAuthError('backend_rejected', 'itch.io does not know this key (mistyped, revoked or expired): log in again', { cause: error });
     }
-    throw Object.assign(new ItchOAuthError('network_error', `could not check the key with itch.io: ${(error as Error).message}`), { cause: error });
+    throw new ItchOAuthError('network_error', `could not check the key with itch.io: ${(error as Error).message}`, { cause: error });
   }
 }

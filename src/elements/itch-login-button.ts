@@ -1,4 +1,4 @@
-import { LitElement, html, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
@@ -65,6 +65,8 @@ export class ItchLoginButton extends LitElement {
 
   /** Why the configuration is invalid, if it is. */
   @state() private configError: ItchOAuthError | undefined;
+  /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
+  @state() private busy = false;
 
   private starting = false;
   private reported = new Set<string>();
@@ -86,6 +88,7 @@ export class ItchLoginButton extends LitElement {
     removeEventListener('pageshow', this.onPageShow);
     this.flow?.abandon();
     this.flow = undefined;
+    this.busy = false;
   }
 
   /** Coming back from itch.io through the back/forward cache: the button may start again. */
@@ -165,15 +168,18 @@ export class ItchLoginButton extends LitElement {
       return;
     }
     this.flow = flow;
+    this.busy = true;
     flow.result.then(
       ({ response }) => {
         if (this.flow !== flow) return;
         this.flow = undefined;
+        this.busy = false;
         this.dispatchEvent(new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }));
       },
       (error: unknown) => {
         if (this.flow !== flow) return;
         this.flow = undefined;
+        this.busy = false;
         const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
         this.dispatchEvent(errorEvent(failure.code, failure.message));
       },
@@ -182,7 +188,7 @@ export class ItchLoginButton extends LitElement {
 
   protected override render() {
     const disabled = this.disabled || this.configError !== undefined;
-    return html`<button part="button" type="button" ?disabled=${disabled} @click=${this.onClick}>
+    return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.onClick}>
       <svg part="icon" viewBox="0 0 24 24" fill-rule="evenodd" aria-hidden="true" focusable="false">
         <path
           d="M3 2h18l3 5.2c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3S0 8.9 0 7.2zM1.5 11.8C1 16 1 19 2 21c5 1.3 15 1.3 20 0 1-2 1-5 .5-9.2-1 .4-2.4.4-3.5-.3-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-1.1.7-2.5.7-3.5.3zM8 14.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm8 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z"

@@ -23,6 +23,7 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   timeout: 'itch.io did not answer in time: please log in again.',
   not_owner: 'You need to own this game on itch.io to continue.',
   popup_unverified: 'The itch.io window could not be tied to the page that opened it, so the login stopped for your safety.',
+  aborted: 'The login was cancelled.',
 };
 
 type View =

@@ -64,6 +64,37 @@ describe('checkLoginOptions', () => {
   });
 });
 
+describe('login with an AbortSignal', () => {
+  it('closes the popup and rejects with aborted when the page aborts', async () => {
+    await preparePopupLogin();
+    let closed = false;
+    const popup = { ...fakePopup(), close: () => void (closed = true) } as unknown as Window;
+    const stub = stubWindow(() => popup, () => Response.json({ pending: true }, { status: 202 }));
+    try {
+      const cancel = new AbortController();
+      const result = login({ ...OPTIONS, signal: cancel.signal });
+      expect(stub.opened).to.have.length(1);
+      cancel.abort();
+      const error = await result.then(() => undefined, (failure: unknown) => failure);
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
+      expect(closed, 'the popup was closed').to.equal(true);
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it('opens nothing when the signal is aborted already', async () => {
+    const stub = stubWindow(fakePopup, () => Response.json({ pending: true }, { status: 202 }));
+    try {
+      const error = await login({ ...OPTIONS, signal: AbortSignal.abort() }).then(() => undefined, (failure: unknown) => failure);
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
+      expect(stub.opened).to.deep.equal([]);
+    } finally {
+      stub.restore();
+    }
+  });
+});
+
 describe('startLogin in popup mode', () => {
   it("confirms the state only to its own popup's start page, on the backend's origin, for its own state", async () => {
     await preparePopupLogin();

@@ -133,6 +133,28 @@ describe('<itch-login-button>', () => {
     expect(savedFlows()).to.have.length(1);
   });
 
+  it('is aria-busy while its popup login is under way, and not once the outcome is reported', async () => {
+    const realOpen = window.open;
+    const realFetch = window.fetch;
+    let answer: Response = Response.json({ pending: true }, { status: 202 });
+    window.open = (() => ({ closed: false, close() {}, focus() {}, location: { href: '' } }) as unknown as Window) as typeof window.open;
+    window.fetch = (async () => answer.clone()) as typeof window.fetch;
+    try {
+      const { el, inner } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup" backend="/auth/itch"></itch-login-button>`);
+      expect(inner.hasAttribute('aria-busy')).to.equal(false);
+      inner.click();
+      await el.updateComplete;
+      expect(inner.getAttribute('aria-busy')).to.equal('true');
+      answer = Response.json({ user: { id: 7 } });
+      await oneEvent(el, 'itch-login-success');
+      await el.updateComplete;
+      expect(inner.hasAttribute('aria-busy')).to.equal(false);
+    } finally {
+      window.open = realOpen;
+      window.fetch = realFetch;
+    }
+  });
+
   it('does nothing when disabled', async () => {
     const { inner, visits } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} disabled></itch-login-button>`);
     inner.click();
