@@ -29,13 +29,6 @@ const status = (text: string) => {
 field('catch').addEventListener('click', () => {
   stars++;
   show();
-// Ready for the player: every listener above is attached and the login button has rendered. (Tests
-// wait for this instead of clicking into a game that is still loading.)
-void root
-  .querySelector<ItchLoginButton>('itch-login-button')!
-  .updateComplete.then(() => {
-    root.dataset['ready'] = 'true';
-  });
 });
 
 root.addEventListener('itch-login-success', async (event) => {
@@ -47,13 +40,6 @@ root.addEventListener('itch-login-success', async (event) => {
   const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
   if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
   show();
-// Ready for the player: every listener above is attached and the login button has rendered. (Tests
-// wait for this instead of clicking into a game that is still loading.)
-void root
-  .querySelector<ItchLoginButton>('itch-login-button')!
-  .updateComplete.then(() => {
-    root.dataset['ready'] = 'true';
-  });
   status(saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`);
   // The owners-only feature: offered to owners; the backend checks again when it is played.
   field('vault').hidden = !login.ownsGame;
