@@ -6,7 +6,8 @@ import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
 import { gameReady } from './support/demo-game.js';
 
-const SESSION_COOKIE = 'starfall_session';
+// createSessions' cookie on http (on https it is `__Host-itch-session`).
+const SESSION_COOKIE = 'itch-session';
 
 let demo: RunningDemo;
 test.beforeAll(async () => {
