@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
 import { gameReady } from './support/demo-game.js';
@@ -167,6 +168,30 @@ test('a POST from another origin is not signed in, though it carries the session
   await page.waitForURL(`${demo.url}/`);
   expect(await context.cookies(demo.url)).toEqual([]);
   expect((await page.request.get(`${demo.url}/api/session`)).status()).toBe(204);
+});
+
+test("the game's login answers a game token and no cookie; the token renews at /api/game/renew and verifies with the JWK Set alone", async () => {
+  // A login posted as the framed game's page would (its origin is one the sessions give game tokens to).
+  const accessToken = demo.emulator!.issueToken({ userId: C.users.gamer, clientId: demo.login.clientId, scopes: 'profile:me' });
+  const login = await fetch(`${demo.url}/auth/itch`, {
+    method: 'POST',
+    headers: { Origin: demo.gameUrl, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ access_token: accessToken }),
+  });
+  expect(login.status).toBe(200);
+  expect(login.headers.get('set-cookie')).toBeNull();
+  const { gameToken, user } = (await login.json()) as { gameToken: string; user: { id: number } };
+  expect(user.id).toBe(C.users.gamer);
+
+  const renewed = await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Origin: demo.gameUrl, Authorization: `Bearer ${gameToken}` } });
+  expect(renewed.status).toBe(200);
+  expect(renewed.headers.get('access-control-allow-origin')).toBe(demo.gameUrl);
+  const fresh = ((await renewed.json()) as { gameToken: string }).gameToken;
+  const keys = (await (await fetch(`${demo.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
+  const { payload } = await jwtVerify(fresh, createLocalJWKSet(keys), { audience: demo.url });
+  expect(payload.sub).toBe(String(C.users.gamer));
+  expect((await fetch(`${demo.url}/api/game/progress`, { headers: { Authorization: `Bearer ${fresh}` } })).status).toBe(200);
+  expect((await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
 });
 
 test('the callback page is sent with no referrer, no caching, no framing, and the capture first', async ({ request }) => {
