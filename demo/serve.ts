@@ -74,6 +74,12 @@ export interface DemoOptions {
    * the vault is for owners.
    */
   ownersOnly?: boolean | undefined;
+  /**
+   * The secret of the sessions (at least 32 characters, e.g. `openssl rand -base64 32`): it
+   * encrypts the site's cookies and signs the game's tokens. Default: a random one made at start,
+   * so a restart signs everyone out. The command reads it from `ITCH_SESSION_SECRET`.
+   */
+  sessionSecret?: string | undefined;
 }
 
 export interface RunningDemo {
@@ -197,9 +203,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     login.gameUrl = gameUrl;
     closers.push(() => game.close());
 
-    // The site's own origins, as browsers see them: the public one first; the local one once the
-    // server listens (the OS may pick the port).
-    const siteOrigins: string[] = publicRedirect === undefined ? [] : [publicRedirect.origin];
     const backend = createDemoBackend({
       gameOrigin: gameUrl,
       baseUrl,
@@ -207,10 +210,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
       // Behind a tunnel, the token comes from the public origin of the redirect URI.
       allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
-      siteOrigins,
       avatars: itch !== undefined,
       vault,
       severedOpener: options.severedOpener,
+      sessionSecrets: options.sessionSecret === undefined ? undefined : [options.sessionSecret],
     });
     const capture = itchOAuthCapture({
       callback: CALLBACK_PATH,
@@ -253,7 +256,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     const address = vite.httpServer?.address();
     if (address === null || address === undefined || typeof address === 'string') throw new Error('the demo is not listening on a TCP port');
     const url = `http://127.0.0.1:${address.port}`;
-    siteOrigins.push(url);
     login.redirectUri = publicRedirect?.href ?? `${url}${CALLBACK_PATH}`;
     login.gameBackend = `${url}${TOKEN_PATH}`;
     // The seed registers port 5173; any other port is registered here.
@@ -290,6 +292,11 @@ Options:
   --owners-only       only owners of the game may log in at all (the others are refused with
                       not_owner); by default everyone logs in and only the vault is for owners
   -h, --help          show this help
+
+Sessions:
+  ITCH_SESSION_SECRET   the secret (32+ characters, e.g. openssl rand -base64 32) that encrypts the
+                        session cookies and signs the game's tokens; default: a random one made at
+                        start, so restarting the demo signs everyone out
 
 Real itch.io instead of the emulator:
   ITCH_CLIENT_ID        your OAuth application's client id (switches the emulator off)
@@ -329,11 +336,18 @@ async function main(argv: string[]): Promise<void> {
     emulatorPort: portOption('--emulator-port', values['emulator-port']),
     onDeny: values['deny-redirect'] === true ? 'redirect' : 'page',
     ownersOnly: values['owners-only'] === true,
+    sessionSecret: process.env['ITCH_SESSION_SECRET']?.trim() || undefined,
     itch,
     logLevel: 'warn',
   });
 
-  const lines = [`\n  Starfall Keep demo   ${demo.url}`, `  framed browser game  ${demo.gameUrl} (another site: it logs in through a popup)`];
+  const lines = [
+    `\n  Starfall Keep demo   ${demo.url}`,
+    `  framed browser game  ${demo.gameUrl} (another site: it logs in through a popup)`,
+    process.env['ITCH_SESSION_SECRET']?.trim()
+      ? '  sessions             secret from ITCH_SESSION_SECRET'
+      : '  sessions             random secret: restarting signs everyone out (set ITCH_SESSION_SECRET to keep them)',
+  ];
   if (demo.emulator !== undefined) {
     lines.push(
       `  itch.io emulator     ${demo.emulator.url}`,

@@ -1,33 +1,24 @@
 // The game site's backend: it receives the access token from the callback page, verifies it with
-// itch.io (credentials/info, then the profile), and keeps a server-side session behind an HttpOnly
-// cookie. The token never goes back to the browser.
+// itch.io (credentials/info, then the profile), and hands the session to the package's
+// `createSessions`: an encrypted HttpOnly cookie for the site's own pages, a signed game token for
+// the framed game. The itch.io token never goes back to the browser.
 import { randomBytes } from 'node:crypto';
-import { Hono, type Context } from 'hono';
-import { deleteCookie, generateCookie, getCookie } from 'hono/cookie';
-import { parse as parseCookies, type CookieOptions } from 'hono/utils/cookie';
-import { cors } from 'hono/cors';
-import { csrf } from 'hono/csrf';
-import { createTokenHandler, type Owns, type User } from '../../src/server/index.js';
+import { Hono } from 'hono';
+import { createStorage } from 'unstorage';
+import { createSessions, createTokenHandler, type Owns, type User } from '../../src/server/index.js';
 import { VAULT } from './vault.js';
 
 /** The paths the backend answers; everything else is the site's pages. */
-export const BACKEND_PATHS = ['/auth/itch', '/api/session', '/logout', '/api/game/progress', '/api/vault', '/api/game/vault'] as const;
-
-/** The session cookie: an opaque random id, nothing else. */
-export const SESSION_COOKIE = 'starfall_session';
-
-/** How long a session lasts without a new login. */
-const SESSION_LIFETIME_S = 7 * 24 * 60 * 60;
-
-interface Session {
-  user: User;
-  scopes: string[];
-  /** Kept for the site's own later API calls; never sent to the browser. */
-  token: string;
-  createdAt: number;
-  /** Which of the vault's games the player owned at login (empty without `vault`). */
-  owns: Owns;
-}
+export const BACKEND_PATHS = [
+  '/auth/itch',
+  '/api/session',
+  '/logout',
+  '/api/vault',
+  '/api/game/progress',
+  '/api/game/vault',
+  '/api/game/renew',
+  '/.well-known/jwks.json',
+] as const;
 
 /** What `GET /api/session` answers for a signed-in user. */
 export interface SessionInfo {
@@ -61,11 +52,6 @@ export interface DemoBackendOptions {
   apiBaseUrl: string;
   /** The OAuth application's id: tokens issued to any other application are refused. */
   applicationId: number;
-  /**
-   * The site's own origins, as its visitors' browsers see them: only a login started from one of
-   * them (`startedFrom`) gets the site's session cookie; the first one decides `Secure`.
-   */
-  siteOrigins: readonly string[];
   /** Origins that may POST the token, when the public origin differs from the request's own. */
   allowedOrigins?: readonly string[] | undefined;
   /**
@@ -75,10 +61,16 @@ export interface DemoBackendOptions {
   avatars?: boolean | undefined;
   /**
    * The origin of the browser game, framed on the site from another site (as itch.io frames
-   * HTML5 games from itch.zone): it logs in through a popup and gets a session token, not a
-   * cookie (a cookie set for the site is third-party in the frame), and saves progress with it.
+   * HTML5 games from itch.zone): it logs in through a popup and gets a game token, not a cookie
+   * (a cookie set for the site is third-party in the frame), and saves progress with it.
    */
   gameOrigin?: string | undefined;
+  /**
+   * The secrets that encrypt the session cookies and sign the game tokens (each at least 32
+   * characters; the first signs, all are accepted). Default: one random secret made at start,
+   * so restarting the demo signs everyone out (`demo/serve.ts` passes `ITCH_SESSION_SECRET`).
+   */
+  sessionSecrets?: readonly string[] | undefined;
   /** The owners-only vault; without it, the vault page says it is not set up. */
   vault?: VaultSettings | undefined;
   /**
@@ -88,54 +80,32 @@ export interface DemoBackendOptions {
   severedOpener?: 'confirm' | 'refuse' | undefined;
 }
 
-/** A game session: the framed game saves with its Bearer token. */
-interface GameSession {
-  user: User;
-  createdAt: number;
-  owns: Owns;
-}
-
 /**
  * `POST /auth/itch` (the capture's `data-backend`), `GET /api/session` (204 No Content when nobody
- * is signed in: not an error, so the pages' probe leaves the browser console clean), `POST /logout`.
- * Sessions live in memory: restarting the demo signs everyone out.
+ * is signed in: not an error, so the pages' probe leaves the browser console clean), `POST /logout`,
+ * the vault, the framed game's API (`/api/game/*`, with its game token) and the keys that verify
+ * game tokens (`/.well-known/jwks.json`, RFC 7517 section 5).
  */
 export function createDemoBackend(options: DemoBackendOptions): Hono {
-  const sessions = new Map<string, Session>();
-  // Secure from the site's configured origin: behind a proxy that ends TLS, the request's own
-  // address is plain http although the browser's is not.
-  const cookieOptions = (): CookieOptions => ({
-    httpOnly: true,
-    sameSite: 'Lax',
-    path: '/',
-    secure: options.siteOrigins[0]?.startsWith('https:') === true,
+  const { gameOrigin, vault } = options;
+  const sessions = createSessions({
+    // 32 random bytes (256 bits) unless the secret is given: see `sessionSecrets`.
+    secrets: options.sessionSecrets ?? [randomBytes(32).toString('base64url')],
+    // Logins started by the framed game get a game token, never the site's cookie.
+    allowedOrigins: gameOrigin === undefined ? [] : [gameOrigin],
+    // Revocations in memory: "Log out" ends the session on the server too, not only in the
+    // browser that asked (a copy of the cookie is then refused). A restart forgets them.
+    store: createStorage(),
   });
-  const sessionOf = (c: Context): Session | undefined => {
-    const id = getCookie(c, SESSION_COOKIE);
-    const session = id === undefined ? undefined : sessions.get(id);
-    if (id !== undefined && session !== undefined && Date.now() - session.createdAt > SESSION_LIFETIME_S * 1000) {
-      sessions.delete(id);
-      return undefined;
-    }
-    return session;
-  };
 
-  const gameSessions = new Map<string, GameSession>();
   /** The game's saves by itch.io user id: they follow the player to every visit. */
   const progress = new Map<number, unknown>();
-  const { gameOrigin, vault } = options;
-  const ownsGame = (owns: Owns): boolean => vault !== undefined && owns[vault.gameId] === true;
+  const ownsGame = (owns: Owns | undefined): boolean => vault !== undefined && owns?.[vault.gameId] === true;
   /** The vault for an owner; for the others, the refusal the token handler would give (`not_owner`) and where to buy. */
-  const openVault = (c: Context, owns: Owns | undefined) => {
-    if (owns === undefined) return c.json({ errors: ['not signed in'] }, 401);
-    if (vault === undefined) return c.json({ errors: ['the vault is not set up on this demo'] }, 404);
-    if (!ownsGame(owns)) return c.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: vault.storeUrl }, 403);
-    return c.json(VAULT);
-  };
-  const gameSessionOf = (c: Context): GameSession | undefined => {
-    const id = /^Bearer ([A-Za-z0-9_-]{43})$/.exec(c.req.header('authorization') ?? '')?.[1];
-    const session = id === undefined ? undefined : gameSessions.get(id);
-    return session !== undefined && Date.now() - session.createdAt < SESSION_LIFETIME_S * 1000 ? session : undefined;
+  const openVault = (owns: Owns | undefined): Response => {
+    if (vault === undefined) return Response.json({ errors: ['the vault is not set up on this demo'] }, { status: 404 });
+    if (!ownsGame(owns)) return Response.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: vault.storeUrl }, { status: 403 });
+    return Response.json(VAULT);
   };
 
   const receiveToken = createTokenHandler({
@@ -146,25 +116,10 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
     // Checked once per login with itch.io, the developer's key staying here on the server.
     ownership: vault === undefined ? undefined : { gameIds: [vault.gameId], apiKey: vault.apiKey, require: vault.requireOwnership },
-    onLogin({ user, scopes, token, request, owns = {}, startedFrom }) {
-      // Where the browser proved the login started decides the session, never a header of this
-      // request: a login started by the framed game (or confirmed by a code, which any page can
-      // show) gets the game's narrow session token; only the site's own pages get the site cookie.
-      if (startedFrom === null || !options.siteOrigins.includes(startedFrom)) {
-        const id = randomBytes(32).toString('base64url');
-        gameSessions.set(id, { user, createdAt: Date.now(), owns });
-        const player = { id: user.id, username: user.username, display_name: user.display_name };
-        return new Response(JSON.stringify({ user: player, gameSession: id, ownsGame: ownsGame(owns) }), {
-          headers: { 'Content-Type': 'application/json' },
-        });
-      }
-      // A new id on every login (no session fixation); the old session, if any, ends.
-      const previous = parseCookies(request.headers.get('cookie') ?? '', SESSION_COOKIE)[SESSION_COOKIE];
-      if (previous !== undefined) sessions.delete(previous);
-      const id = randomBytes(32).toString('base64url');
-      sessions.set(id, { user, scopes, token, createdAt: Date.now(), owns });
-      return { headers: { 'Set-Cookie': generateCookie(SESSION_COOKIE, id, { ...cookieOptions(), maxAge: SESSION_LIFETIME_S }) } };
-    },
+    // Where the browser proved the login started decides the session, never a header of this
+    // request: the framed game's logins (and those confirmed by a code, which any page can show)
+    // get `{ user, owns, gameToken }`; the site's own pages get the cookie.
+    onLogin: sessions.onLogin,
   });
 
   const app = new Hono();
@@ -176,49 +131,52 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
   // GET: the popup's start page; POST: the token, the start page's binding and the collection; OPTIONS: CORS.
   app.on(['GET', 'POST', 'OPTIONS'], '/auth/itch', (c) => receiveToken(c.req.raw));
 
-  // The framed game's saves, with its session token (CORS for the game's origin only).
-  app.use(
-    '/api/game/*',
-    cors({ origin: (origin) => (origin === gameOrigin ? origin : null), allowMethods: ['GET', 'PUT'], allowHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
-  );
-  app.get('/api/game/progress', (c) => {
-    const session = gameSessionOf(c);
-    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
-    return c.json({ progress: progress.get(session.user.id) ?? null });
+  // The framed game's saves and vault level, with its game token (`route` answers the game
+  // origin's CORS preflights and refuses a request without a valid token: 401).
+  const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
+    if (request.method === 'PUT') {
+      const body = (await request.json().catch(() => ({}))) as { progress?: unknown };
+      if (JSON.stringify(body.progress ?? null).length > 2048) return Response.json({ errors: ['progress is larger than 2 KiB'] }, { status: 413 });
+      progress.set(session.user.id, body.progress ?? null);
+    }
+    return Response.json({ progress: progress.get(session.user.id) ?? null });
   });
-  app.put('/api/game/progress', async (c) => {
-    const session = gameSessionOf(c);
-    if (session === undefined) return c.json({ errors: ['not signed in'] }, 401);
-    const body = await c.req.json<{ progress?: unknown }>().catch(() => ({}) as { progress?: unknown });
-    if (JSON.stringify(body.progress ?? null).length > 2048) return c.json({ errors: ['progress is larger than 2 KiB'] }, 413);
-    progress.set(session.user.id, body.progress ?? null);
-    return c.json({ progress: progress.get(session.user.id) });
-  });
-  // The game's owners-only feature: the vault level, for the game session of an owner.
-  app.get('/api/game/vault', (c) => openVault(c, gameSessionOf(c)?.owns));
+  app.on(['GET', 'PUT', 'OPTIONS'], '/api/game/progress', (c) => gameProgress(c.req.raw));
+  const gameVault = sessions.route({ allow: ['game'] }, (_request, session) => openVault(session.owns));
+  app.on(['GET', 'OPTIONS'], '/api/game/vault', (c) => gameVault(c.req.raw));
+  // A fresh game token for a valid one, before it expires (never past the session's `maxAge`).
+  app.on(['POST', 'OPTIONS'], '/api/game/renew', (c) => sessions.renew(c.req.raw));
+  // Anyone can check a game token with these public keys alone (RFC 7517 section 5, JWK Set).
+  app.get('/.well-known/jwks.json', async (c) => c.json(await sessions.jwks()));
 
   // The site's vault page asks here: the content never ships in the page itself.
-  app.get('/api/vault', (c) => openVault(c, sessionOf(c)?.owns));
+  app.get('/api/vault', async (c) => {
+    const session = await sessions.get(c.req.raw);
+    return session === undefined ? c.json({ errors: ['not signed in'] }, 401) : openVault(session.owns);
+  });
 
-  app.get('/api/session', (c) => {
-    const session = sessionOf(c);
+  app.get('/api/session', async (c) => {
+    const session = await sessions.get(c.req.raw);
     if (session === undefined) return c.body(null, 204);
     const { cover_url: avatar, ...user } = session.user;
     const info: SessionInfo = {
       user: options.avatars === true && avatar !== undefined ? { ...user, cover_url: avatar } : user,
       scopes: session.scopes,
-      signedInAt: new Date(session.createdAt).toISOString(),
+      signedInAt: session.issuedAt.toISOString(),
       ownsGame: vault === undefined ? undefined : ownsGame(session.owns),
     };
     return c.json(info);
   });
 
-  // A plain form POST (works without JavaScript); csrf() refuses one sent from another site.
-  app.post('/logout', csrf(), (c) => {
-    const id = getCookie(c, SESSION_COOKIE);
-    if (id !== undefined) sessions.delete(id);
-    deleteCookie(c, SESSION_COOKIE, cookieOptions());
-    return c.redirect('/', 303);
+  // A plain form POST (works without JavaScript). `logout` refuses one from another origin (403)
+  // and answers 204 with the cookie's removal, which the redirect back home carries (303 See
+  // Other: the browser follows it with a GET, RFC 9110 section 15.4.4).
+  app.post('/logout', async (c) => {
+    const answer = await sessions.logout(c.req.raw);
+    if (!answer.ok) return answer;
+    const home = c.redirect('/', 303);
+    for (const cookie of answer.headers.getSetCookie()) home.headers.append('Set-Cookie', cookie);
+    return home;
   });
 
   return app;

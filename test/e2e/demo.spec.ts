@@ -1,12 +1,16 @@
 // The demo (`npm run demo`) in real Chromium, through the emulator's real consent page: the
 // button on the game site, Approve or Deny on "itch.io", the capture on the callback page, the
 // backend's session, the account page, and logging out.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
 import { gameReady } from './support/demo-game.js';
 
-const SESSION_COOKIE = 'starfall_session';
+// createSessions' cookie on http (on https it is `__Host-itch-session`).
+const SESSION_COOKIE = 'itch-session';
 
 let demo: RunningDemo;
 test.beforeAll(async () => {
@@ -108,6 +112,86 @@ test('Log out ends the session on the server and in the browser', async ({ page,
 
   await page.goto(`${demo.url}/account.html`);
   await expect(page.getByRole('heading', { name: 'You are not signed in' })).toBeVisible();
+});
+
+test('a POST from another origin is not signed in, though it carries the session cookie; the same POST from the site is', async ({ page, context }) => {
+  // A login and three pages: more than the default 30 s on a busy machine.
+  test.setTimeout(60_000);
+  await openConsentPage(page);
+  await approveAs(page, C.users.gamer);
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByText('@mossy')).toBeVisible();
+
+  // Another origin's page with the site's own logout form. Served on 127.0.0.1 (another port:
+  // cross-origin but same-site, so the browser sends the SameSite=Lax cookie along, as to a
+  // sibling subdomain) and on localhost (another site: the browser keeps the cookie back).
+  const other = createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><title>Free stars</title><form method="post" action="${demo.url}/logout"><button>Claim your stars</button></form>`);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const { port } = other.address() as AddressInfo;
+  try {
+    for (const [origin, carriesCookie] of [
+      [`http://127.0.0.1:${port}`, true],
+      [`http://localhost:${port}`, false],
+    ] as const) {
+      const attacker = await context.newPage();
+      await attacker.goto(`${origin}/`);
+      const [answer] = await Promise.all([
+        attacker.waitForResponse((response) => response.url() === `${demo.url}/logout`),
+        attacker.getByRole('button', { name: 'Claim your stars' }).click(),
+      ]);
+      const sent = await answer.request().allHeaders();
+      expect(sent['origin'], origin).toBe(origin);
+      expect(sent['cookie']?.includes(`${SESSION_COOKIE}=`) ?? false, `${origin} sends the cookie`).toBe(carriesCookie);
+      expect(answer.status(), origin).toBe(403);
+      expect(answer.headers()['set-cookie'], origin).toBeUndefined();
+      await attacker.close();
+      // The player is still signed in, with the same cookie.
+      expect((await page.request.get(`${demo.url}/api/session`)).status(), origin).toBe(200);
+      expect(await context.cookies(demo.url), origin).toEqual([expect.objectContaining({ name: SESSION_COOKIE })]);
+    }
+  } finally {
+    other.closeAllConnections();
+    await new Promise((resolve) => other.close(resolve));
+  }
+
+  // The same form POST from the site's own page: 303 back home, signed out.
+  await page.reload();
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.url() === `${demo.url}/logout`),
+    page.getByRole('button', { name: 'Log out' }).click(),
+  ]);
+  expect(answer.status()).toBe(303);
+  expect(answer.headers()['location']).toBe('/');
+  await page.waitForURL(`${demo.url}/`);
+  expect(await context.cookies(demo.url)).toEqual([]);
+  expect((await page.request.get(`${demo.url}/api/session`)).status()).toBe(204);
+});
+
+test("the game's login answers a game token and no cookie; the token renews at /api/game/renew and verifies with the JWK Set alone", async () => {
+  // A login posted as the framed game's page would (its origin is one the sessions give game tokens to).
+  const accessToken = demo.emulator!.issueToken({ userId: C.users.gamer, clientId: demo.login.clientId, scopes: 'profile:me' });
+  const login = await fetch(`${demo.url}/auth/itch`, {
+    method: 'POST',
+    headers: { Origin: demo.gameUrl, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ access_token: accessToken }),
+  });
+  expect(login.status).toBe(200);
+  expect(login.headers.get('set-cookie')).toBeNull();
+  const { gameToken, user } = (await login.json()) as { gameToken: string; user: { id: number } };
+  expect(user.id).toBe(C.users.gamer);
+
+  const renewed = await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Origin: demo.gameUrl, Authorization: `Bearer ${gameToken}` } });
+  expect(renewed.status).toBe(200);
+  expect(renewed.headers.get('access-control-allow-origin')).toBe(demo.gameUrl);
+  const fresh = ((await renewed.json()) as { gameToken: string }).gameToken;
+  const keys = (await (await fetch(`${demo.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
+  const { payload } = await jwtVerify(fresh, createLocalJWKSet(keys), { audience: demo.url });
+  expect(payload.sub).toBe(String(C.users.gamer));
+  expect((await fetch(`${demo.url}/api/game/progress`, { headers: { Authorization: `Bearer ${fresh}` } })).status).toBe(200);
+  expect((await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
 });
 
 test('the callback page is sent with no referrer, no caching, no framing, and the capture first', async ({ request }) => {

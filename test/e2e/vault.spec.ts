@@ -99,12 +99,12 @@ test('the framed game offers its vault level to an owner, and it opens', async (
 });
 
 test('the framed game tells a non-owner where to buy it, and its backend refuses the vault level', async ({ page }) => {
-  // The game session the backend handed the game, read on its way to the frame.
+  // The game token the backend handed the game, read on its way to the frame.
   const sessions: string[] = [];
   await page.context().route(`${demo.url}/auth/itch`, async (route) => {
     const response = await route.fetch();
-    const body = (await response.json().catch(() => ({}))) as { gameSession?: string };
-    if (body.gameSession !== undefined) sessions.push(body.gameSession);
+    const body = (await response.json().catch(() => ({}))) as { gameToken?: string };
+    if (body.gameToken !== undefined) sessions.push(body.gameToken);
     await route.fulfill({ response });
   });
   const game = await logInToGame(page, C.users.newcomer);
