@@ -352,8 +352,8 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.deepEqual(logins.map((login) => login.user.id), [winner], 'the winning deposit\'s user');
   });
 
-  it('hands a refused token to both the popup and the collector, never calling onLogin', async () => {
-    const { handler, logins } = handlerWith();
+  it('hands a refused token to both the popup and the collector, never calling onLogin, and tells onError once', async () => {
+    const { handler, logins, refusals } = handlerWith();
     const { verifier, state } = await pair();
     const { cookie } = await begin(handler, state);
     const deposited = await handler(deposit(state, cookie, 'f'.repeat(40)));
@@ -362,6 +362,7 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(collected.status, 401);
     assert.deepEqual(await collected.json(), { errors: ['itch.io did not accept the access token'] });
     assert.equal(logins.length, 0);
+    assert.deepEqual(refusals.map((refusal) => refusal.status), [401], 'one refusal, one onError call');
   });
 
   it('survives a flood of 10,000 unbound deposits: none reaches itch.io or the store, and a real login still completes', async () => {

@@ -200,7 +200,9 @@ export function popupRoutes(options: PopupRoutesOptions) {
       const notice = await relay.notice(state);
       if (notice?.refusal !== undefined) {
         await relay.forget(state);
-        return errorResponse(notice.refusal.status, notice.refusal.errors, notice.refusal.code);
+        // Told to onError already, when it was made: handed on here, not told twice.
+        const { status, errors, code } = notice.refusal;
+        return jsonResponse(status, code === undefined ? { errors } : { errors, code });
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
