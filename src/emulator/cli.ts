@@ -167,6 +167,17 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
   for (const application of emulator.store.applications) {
     output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);
   }
+  // What the ownership option needs: the games, their developer's API key, and who owns which.
+  const store = emulator.store;
+  if (store.games.length > 0) {
+    output.out('\nGames (for ownership: { gameIds, apiKey }), with the test users who own each:');
+    for (const game of store.games.slice(0, 12)) {
+      const developer = store.user(game.user_id);
+      const key = store.apiKeys.find((record) => record.user_id === game.user_id && !record.revoked && record.scopes === undefined && record.oauth_application_id === undefined);
+      const owners = store.users.filter((user) => store.activeKeysFor(game.id, { userId: user.id }).length > 0).map((user) => user.username);
+      output.out(`  ${game.id} ${game.title} by ${developer?.username ?? game.user_id}${key === undefined ? '' : `, apiKey '${key.key}'`}; owned by: ${owners.join(', ') || 'nobody'}`);
+    }
+  }
   // A game "launched by the itch app": the key fromItchApp() and `login --from-itch-app` read.
   const now = emulator.store.now().getTime();
   const jwt = emulator.store.jwts.find((record) => record.expires_at.getTime() > now);
