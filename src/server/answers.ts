@@ -3,6 +3,7 @@
  * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, and CORS for the framed
  * pages the application lists.
  */
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 
 /** A request the handler refused, as `onError` is told about it. */
 export interface Refusal {
@@ -11,7 +12,7 @@ export interface Refusal {
   /** Why, in words for the developer. */
   message: string;
   /** The contract's error code the browser reports, when there is one (`state_mismatch`, `not_owner`, …). */
-  code?: string | undefined;
+  code?: ItchOAuthErrorCode | undefined;
 }
 
 export function jsonResponse(status: number, body: unknown, extraHeaders: Record<string, string> = {}): Response {
@@ -39,7 +40,7 @@ export function markRefusal<T extends Response>(response: T, refusal: Refusal): 
  * `{ "errors": [...], "code"?: "..." }`: one message, or the messages of a refusal the popup relay
  * kept; `code` is the contract's error code the browser reports.
  */
-export function errorResponse(status: number, messages: string | readonly string[], code?: string, extraHeaders: Record<string, string> = {}): Response {
+export function errorResponse(status: number, messages: string | readonly string[], code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
   const errors = [messages].flat();
   const response = jsonResponse(status, code === undefined ? { errors } : { errors, code }, extraHeaders);
   return markRefusal(response, { status, message: errors.join('; '), code });

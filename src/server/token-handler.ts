@@ -1,3 +1,4 @@
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { missingScopes, parseScopes } from '../core/scopes.js';
 import { assertApiBaseUrl, createItchClient, DEFAULT_API_BASE_URL } from './client.js';
@@ -228,7 +229,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
           logIn: (login, request) =>
             logIn({ user: login.user as User, scopes: login.scopes, token: login.token, owns: login.owns as Owns | undefined, startedFrom: login.startedFrom, request }),
         });
-  const relayOff = (status: number, code?: string) => errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
+  const relayOff = (status: number, code?: ItchOAuthErrorCode) => errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
 
   const handle = async (request: Request): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request

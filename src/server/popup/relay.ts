@@ -19,6 +19,7 @@
  *   is refused (503) until some expire. A flood can delay new code confirmations; it cannot undo
  *   one.
  */
+import type { ItchOAuthErrorCode } from '../../core/errors.js';
 import { createStorage, type Storage } from 'unstorage';
 import lruCacheDriver from 'unstorage/drivers/lru-cache';
 
@@ -49,7 +50,7 @@ const USER_PREFIX = 'itch-oauth:popup-user:';
 export interface RelayRefusal {
   status: number;
   errors: string[];
-  code?: string | undefined;
+  code?: ItchOAuthErrorCode | undefined;
 }
 
 /** A login itch.io vouched for, waiting for its opener. */

@@ -15,6 +15,7 @@
  *    page (`Origin`), only from the origin the login was bound to; `onLogin` runs then, with
  *    `startedFrom` from the binding, never from this request.
  */
+import type { ItchOAuthErrorCode } from '../../core/errors.js';
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
 import { errorResponse, jsonResponse, markRefusal, storeFailure } from '../answers.js';
@@ -168,7 +169,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
         if (verified.status >= 500) await relay.note(state, { delivering: undefined });
         else {
-          const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: string };
+          const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: ItchOAuthErrorCode };
           await relay.note(state, { delivering: undefined, refusal: { status: verified.status, errors, code } });
         }
         return verified;
