@@ -6,18 +6,16 @@
 // left off, two deposits at once, floods, a store that fails; two handler instances sharing a real
 // Redis (Debian's redis-server, started here on a free port), Redis at its memory limit, and down.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { format } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import redisDriver from 'unstorage/drivers/redis';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { CODE_SLOTS, memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
-import { freePort, redisMissing, startRedis, stopRedis } from './support/redis.js';
+import { redisMissing, useRedis } from './support/redis.js';
 
 const APP = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
@@ -672,28 +670,8 @@ describe('popup relay off (no popup option)', () => {
 });
 
 describe('popup relay in a real Redis shared by two handler instances', { skip: redisMissing }, () => {
-  let port: number;
-  let redis: ChildProcess;
-  const stores: ReturnType<typeof createStorage>[] = [];
-  // Fail at once when Redis is down instead of queueing commands until it returns.
-  const redisStore = async () => {
-    const driver = redisDriver({ host: '127.0.0.1', port, base: 'itch-test', preConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
-    const client = driver.getInstance!() as import('ioredis').Redis;
-    client.on('error', () => undefined); // reported as 503 answers, not as unhandled events
-    if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
-    const store = createStorage({ driver });
-    stores.push(store);
-    return { store, client };
-  };
-
-  before(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
-  });
-  after(async () => {
-    await Promise.all(stores.map((store) => store.dispose()));
-    await stopRedis(redis);
-  });
+  const redis = useRedis('itch-test');
+  const redisStore = () => redis.store();
 
   it('binds and deposits through one instance and collects through the other, once', async () => {
     const a = handlerWith({ store: (await redisStore()).store });
@@ -794,7 +772,7 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     const a = handlerWith({ store: (await redisStore()).store });
     const { verifier, state } = await pair();
     const { cookie } = await begin(a.handler, state);
-    await stopRedis(redis);
+    await redis.stop();
     const deposited = await a.handler(deposit(state, cookie));
     assert.equal(deposited.status, 503);
     assert.match(((await deposited.json()) as { errors: string[] }).errors[0]!, /^the popup login store failed \(\w+\): try again in a moment$/);

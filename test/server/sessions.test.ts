@@ -3,15 +3,13 @@
 // expiry, algorithm confusion, CSRF, cookie tossing, carrier swapping, leaks; rotation, renewal,
 // revocation with a store, CORS. A real Redis shared by two instances at the end.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as jose from 'jose';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import redisDriver from 'unstorage/drivers/redis';
 import { createSessions, createTokenHandler, type FetchFunction, type Session, type Sessions, type SessionsOptions } from '../../src/server/index.js';
-import { freePort, redisMissing, startRedis, stopRedis } from './support/redis.js';
+import { redisMissing, useRedis } from './support/redis.js';
 
 const SITE = 'https://game.example';
 const GAME = 'https://html-classic.itch.zone';
@@ -557,30 +555,17 @@ describe('nothing secret leaks', () => {
 });
 
 describe('logout everywhere through a real Redis shared by two instances', { skip: redisMissing }, () => {
-  let redis: ChildProcess;
-  let port: number;
-  const stores: Storage[] = [];
+  const redis = useRedis('itch-sessions-test');
   let ttlOf: (key: string) => Promise<number>;
-  const redisStore = () => {
-    const driver = redisDriver({ host: '127.0.0.1', port, base: 'itch-sessions-test' });
-    const client = driver.getInstance!() as import('ioredis').Redis;
+  const redisStore = async () => {
+    const { store, client } = await redis.store();
     ttlOf = (key) => client.ttl(`itch-sessions-test:${key}`);
-    const store = createStorage({ driver });
-    stores.push(store);
     return store;
   };
-  before(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
-  });
-  after(async () => {
-    await Promise.all(stores.map((store) => store.dispose()));
-    await stopRedis(redis);
-  });
 
   it('a logout on one instance ends the cookie session and the game tokens on the other', async () => {
-    const a = setup({ store: redisStore() });
-    const b = setup({ store: redisStore() });
+    const a = setup({ store: await redisStore() });
+    const b = setup({ store: await redisStore() });
     const { cookie } = await a.login();
     const { gameToken } = (await a.login(GAME)).body;
     assert.ok(await b.sessions.get(request({ cookie })));

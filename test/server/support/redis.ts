@@ -3,6 +3,10 @@
 // without redis-server; ITCH_REQUIRE_REDIS=1 (set by .ci/run) makes its absence a failure.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { after, before } from 'node:test';
+import type { Redis } from 'ioredis';
+import { createStorage, type Storage } from 'unstorage';
+import redisDriver from 'unstorage/drivers/redis';
 
 /** Why to skip a Redis test here, or `false` to run it. */
 export const redisMissing: string | false =
@@ -37,4 +41,36 @@ export async function stopRedis(redis: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => redis.once('exit', resolve));
   redis.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * For the tests of a `describe`: a redis-server started before them and stopped after, and
+ * unstorage stores on it (under `base`), disposed after. The stores fail at once while Redis is
+ * down instead of queueing commands until it returns (the handler then answers 503).
+ */
+export function useRedis(base: string) {
+  let port = 0;
+  let redis: ChildProcess | undefined;
+  const stores: Storage[] = [];
+  before(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+  });
+  after(async () => {
+    await Promise.all(stores.map((store) => store.dispose()));
+    if (redis !== undefined) await stopRedis(redis);
+  });
+  return {
+    /** Stops the server before the tests end (Redis down). */
+    stop: () => stopRedis(redis!),
+    async store(): Promise<{ store: Storage; client: Redis }> {
+      const driver = redisDriver({ host: '127.0.0.1', port, base, preConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+      const client = driver.getInstance!() as Redis;
+      client.on('error', () => undefined); // reported as 503 answers, not as unhandled events
+      if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+      const store = createStorage({ driver });
+      stores.push(store);
+      return { store, client };
+    },
+  };
 }
