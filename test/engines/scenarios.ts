@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { RunningDemo } from '../../demo/serve.js';
-import { popupStateOf } from '../../src/core/state.js';
+import { popupBindingOf, popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
@@ -258,6 +258,7 @@ const framedPopupLogin: Scenario = {
       assert.equal(JSON.parse(result.slice(result.indexOf(' ') + 1)).response.user.id, C.users.gamer);
       await waitFor('the popup to close itself', async () => (await session.windows()).length === 1);
       assert.equal(world.logins.length, 1);
+      assert.equal(world.logins[0]!.startedFrom, world.game, "onLogin's startedFrom is the framed game's origin");
       await waitFor('the probes to report', async () => world.collected.length > 0);
       for (const report of world.collected) assert.ok(!report.includes(world.logins[0]!.token), `a probe saw the token: ${report.slice(0, 300)}`);
       expectCleanConsole(session, context);
@@ -301,7 +302,110 @@ const popupClosed: Scenario = {
   },
 };
 
-export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, popupClosed];
+/**
+ * Puts in the framed game a button that opens the popup login of a pair the test made, and
+ * answers the start page as `startLogin` does (src/core/login.ts): to the popup it opened, on the
+ * backend's origin, with the state and its binding. It neither polls nor collects: the test
+ * decides who collects, and when.
+ */
+function installKnownOpener(startUrl: string, state: string, binding: string): true {
+  const backend = new URL(startUrl).origin;
+  let popup: Window | null = null;
+  addEventListener('message', (event) => {
+    const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
+    if (event.origin !== backend || event.source !== popup || data?.itchOAuth !== 'popup-start' || data.state !== state) return;
+    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
+  });
+  const button = document.createElement('button');
+  button.id = 'known-pair';
+  button.textContent = 'Log in (known pair)';
+  button.onclick = () => {
+    popup = window.open(startUrl, '_blank', 'popup,width=600,height=720');
+  };
+  document.body.append(button);
+  return true;
+}
+
+/** Collects the popup login of `verifier` from the current frame, as the opener's own poll does; the answer lands in `window.__collected`. */
+function collectFromPage(backend: string, verifier: string): true {
+  const page = window as unknown as { __collected?: { status: number; body: unknown } | { failed: string } };
+  fetch(backend, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ popup_verifier: verifier }),
+    credentials: 'same-origin',
+    cache: 'no-store',
+    referrerPolicy: 'no-referrer',
+  }).then(
+    async (answer) => (page.__collected = { status: answer.status, body: await answer.json().catch(() => null) }),
+    (error: unknown) => (page.__collected = { failed: String(error) }),
+  );
+  return true;
+}
+
+const framedStartedFrom: Scenario = {
+  name: "framed game's popup login: onLogin's startedFrom is the game's origin; the verifier without Origin or with the app's forged is refused 403, the game's own collection succeeds",
+  async run(session, context) {
+    const world = await startPopupWorld();
+    try {
+      const main = await openFramedGame(session, world);
+      // The pair a real opener keeps in its memory, held by the test so that it can try the
+      // verifier from outside a browser too.
+      const verifier = randomBytes(32).toString('base64url');
+      const binding = await popupBindingOf(verifier);
+      const state = await popupStateOf(verifier);
+      const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, scope: 'profile:me', state });
+      const backend = `${world.app}/auth/itch`;
+      await session.evaluate(installKnownOpener, `${backend}?${query}`, state, binding);
+
+      // A real click in the framed game (the popup blocker needs its activation) opens the start
+      // page; the start page is answered by the game, binds, and goes on to itch.io.
+      const popup = await newWindowFrom(session, () => session.click('#known-pair'));
+      await session.switchToWindow(popup);
+      await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
+      await waitFor('the deposit', async () => world.deposits.length > 0, 20_000);
+      assert.deepEqual(world.deposits, [202], 'the callback deposited the login');
+
+      // While the login waits: the verifier alone, sent by a program (no Origin) or under a
+      // forged Origin (the app's own; the page that frames the game, which the app does not
+      // list and so refuses before looking at the login), collects nothing and leaves the login
+      // where it is (the Origin header: RFC 6454 section 7, https://fetch.spec.whatwg.org/#origin-header).
+      for (const origin of [undefined, world.app, world.top]) {
+        const answer = await fetch(backend, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(origin === undefined ? {} : { Origin: origin }) },
+          body: JSON.stringify({ popup_verifier: verifier }),
+        });
+        const body = (await answer.json()) as { user?: unknown; code?: string };
+        assert.equal(answer.status, 403, `collecting with Origin ${origin}: ${JSON.stringify(body)}`);
+        if (origin !== world.top) assert.equal(body.code, 'state_mismatch', `collecting with Origin ${origin}: ${JSON.stringify(body)}`);
+        assert.equal(body.user, undefined, `collecting with Origin ${origin}`);
+        assert.equal(answer.headers.get('set-cookie'), null, `collecting with Origin ${origin}`);
+      }
+      assert.equal(world.logins.length, 0, 'onLogin has not run for a refused collection');
+
+      // The game collects, from its frame, with its own Origin: the login is its.
+      await session.switchToWindow(main);
+      await session.enterFrame('iframe[title="game"]');
+      await session.evaluate(collectFromPage, backend, verifier);
+      const collected = await waitFor("the game's collection", () =>
+        // (`?? false`: WebDriver hands back a missing value as null.)
+        session.evaluate(() => (window as unknown as { __collected?: { status?: number; body?: unknown; failed?: string } }).__collected ?? false),
+      );
+      assert.equal(collected.failed, undefined, `the game's collection failed: ${collected.failed}`);
+      assert.equal(collected.status, 200, `the game's collection: ${JSON.stringify(collected)}`);
+      assert.equal((collected.body as { user?: { id?: number } }).user?.id, C.users.gamer);
+      assert.equal(world.logins.length, 1);
+      assert.equal(world.logins[0]!.startedFrom, world.game, "startedFrom is the framed game's origin");
+      assert.notEqual(world.logins[0]!.startedFrom, world.app);
+      expectCleanConsole(session, context);
+    } finally {
+      await world.close();
+    }
+  },
+};
+
+export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, framedStartedFrom, popupClosed];
 
 /** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
 const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
@@ -370,9 +474,8 @@ const hostileOpener: Scenario = {
 };
 
 /**
- * The popup-binding attacks of the security issue (16), in every engine: a link with a state the
- * attacker chose collects nothing; a hostile opener on a site not in `allowedOrigins` gets nothing.
- * (The rest of issue 16's attacks, and the cross-origin-isolated game, are in
- * test/e2e/popup-binding.spec.ts, in Chromium.)
+ * Attacks on the popup binding, in every engine: a link with a state the attacker chose collects
+ * nothing; a hostile opener on a site not in `allowedOrigins` gets nothing. (The other attacks,
+ * and the cross-origin-isolated game, are in test/e2e/popup-binding.spec.ts, in Chromium.)
  */
 export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];
