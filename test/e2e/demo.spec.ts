@@ -147,6 +147,8 @@ test('a POST from another origin is not signed in, though it carries the session
       expect(sent['cookie']?.includes(`${SESSION_COOKIE}=`) ?? false, `${origin} sends the cookie`).toBe(carriesCookie);
       expect(answer.status(), origin).toBe(403);
       expect(answer.headers()['set-cookie'], origin).toBeUndefined();
+      // Closed once the refusal has loaded: Chromium's page close during that navigation can hang.
+      await attacker.waitForURL(`${demo.url}/logout`);
       await attacker.close();
       // The player is still signed in, with the same cookie.
       expect((await page.request.get(`${demo.url}/api/session`)).status(), origin).toBe(200);
