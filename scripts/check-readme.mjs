@@ -11,7 +11,9 @@
 // - `json` blocks must parse, and every path into the package must exist;
 // - shell blocks (`sh`, no language, plain text) are for people to run: not checked;
 // - every relative link leads to a file of the repository, and a `#fragment` into a Markdown file
-//   to one of its headings (as GitHub makes their anchors).
+//   to one of its headings (as GitHub makes their anchors);
+// - a test cited as `file.spec.ts` › "its title…" (the security table) is a file under test/ that
+//   has a test of that title (a trailing … stands for the rest of it).
 // It reads README.md and every docs/**/*.md but docs/reference/: that folder is generated from
 // the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
 // are declarations' signatures, not programs. Name files to check only those.
@@ -160,11 +162,43 @@ function brokenLinks(readme) {
   return broken;
 }
 
+/** The test files under test/, by file name (a citation names the file alone). */
+function testFiles(dir = 'test', found = new Map()) {
+  for (const name of readdirSync(path.join(root, dir))) {
+    const file = path.posix.join(dir, name);
+    if (name === 'node_modules' || name === 'frameworks') continue;
+    if (statSync(path.join(root, file)).isDirectory()) testFiles(file, found);
+    else if (/\.(spec|test|measure)\.ts$/.test(name)) found.set(name, [...(found.get(name) ?? []), file]);
+  }
+  return found;
+}
+
+/** Cited tests that do not exist: `name.spec.ts` › "title", "title"… up to the next `;` or cell. */
+function missingTests(readme, tests) {
+  const missing = [];
+  readFileSync(path.join(root, readme), 'utf8').split('\n').forEach((line, index) => {
+    for (const [, name, titles] of line.matchAll(/`(?:[\w/-]*\/)?([\w.-]+\.(?:spec|test|measure)\.ts)`((?:\s*›[^;|]*)?)/g)) {
+      const files = tests.get(name);
+      if (!files) {
+        missing.push(`${readme}:${index + 1}: cites ${name}, which is not a test file under test/`);
+        continue;
+      }
+      const text = files.map((file) => readFileSync(path.join(root, file), 'utf8')).join('\n');
+      for (const [, title] of titles.matchAll(/"([^"]+)"/g)) {
+        const words = title.replace(/…/g, '').trim();
+        if (!text.includes(words)) missing.push(`${readme}:${index + 1}: ${name} has no test titled "${title}"`);
+      }
+    }
+  });
+  return missing;
+}
+
 const problems = [];
 const toCheck = [];
+const tests = testFiles();
 const names = manifestNames();
 for (const readme of readmes) {
-  problems.push(...brokenLinks(readme));
+  problems.push(...brokenLinks(readme), ...missingTests(readme, tests));
   for (const block of blocks(path.join(root, readme))) {
     const where = `${readme}:${block.line}`;
     if (block.from) {
