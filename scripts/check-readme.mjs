@@ -14,8 +14,8 @@
 //   to one of its headings (as GitHub makes their anchors);
 // - a test cited as `file.spec.ts` › "its title…" (the security table) is a file under test/ that
 //   has a test of that title (a trailing … stands for the rest of it).
-// It reads README.md and every docs/**/*.md but docs/reference/: that folder is generated from
-// the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
+// It reads README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/**/*.md but docs/reference/:
+// that folder is generated from the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
 // are declarations' signatures, not programs. Name files to check only those.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ function markdownUnder(dir) {
     })
     .sort();
 }
-const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md', ...markdownUnder('docs')];
+const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...markdownUnder('docs')];
 const work = path.join(root, '.readme-check');
 
 /** How the examples' pages read once served with their default settings. */
@@ -270,5 +270,5 @@ if (problems.length) {
   console.error(`\n${problems.length} problem(s) in the code blocks and links of ${readmes.length} Markdown file(s)`);
   process.exitCode = 1;
 } else {
-  console.log(`${readmes.length} Markdown files ok (README.md, docs/): ${count} code blocks type-checked; the others found in the files they come from, or their names in the manifest; every relative link leads somewhere`);
+  console.log(`${readmes.length} Markdown files ok (README.md, CONTRIBUTING.md, CHANGELOG.md, docs/): ${count} code blocks type-checked; the others found in the files they come from, or their names in the manifest; every relative link leads somewhere`);
 }
