@@ -8,8 +8,9 @@
 // `node scripts/docs.mjs --check` can regenerate into a temporary folder and compare.
 //
 // TypeDoc needs TypeScript's compiler API, which TypeScript 7 (the package's compiler) does not
-// have: it is installed apart, with TypeScript 6, in scripts/docs-tools/ (`npm ci` there, done
-// here when missing).
+// have: it is installed apart, with TypeScript 6 and VitePress (the docs site), in
+// scripts/docs-tools/ (`npm ci` there, done here when missing), so that neither weighs on the
+// package's own dependencies.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const reference = path.join(root, 'docs', 'reference');
 const tools = path.join(root, 'scripts', 'docs-tools');
 const check = process.argv.includes('--check');
+// `--site dev` or `--site build`: the docs site, VitePress over docs/ (docs/.vitepress/config.mts).
+const site = process.argv.includes('--site') ? process.argv[process.argv.indexOf('--site') + 1] : undefined;
 
 function fail(message) {
   console.error(message);
@@ -132,8 +135,8 @@ function entryPoints() {
 }
 
 function installTools() {
-  if (existsSync(path.join(tools, 'node_modules', 'typedoc', 'package.json'))) return;
-  console.log('scripts/docs-tools: installing TypeDoc (npm ci)…');
+  if (['typedoc', 'vitepress'].every((name) => existsSync(path.join(tools, 'node_modules', name, 'package.json')))) return;
+  console.log('scripts/docs-tools: installing TypeDoc and VitePress (npm ci)…');
   const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefix', tools], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (npm.status !== 0) fail('scripts/docs-tools: npm ci failed');
 }
@@ -184,7 +187,12 @@ function files(dir, base = dir) {
     .sort();
 }
 
-if (check) {
+if (site) {
+  if (site !== 'dev' && site !== 'build') fail('--site takes dev or build');
+  installTools();
+  const vitepress = spawnSync(process.execPath, [path.join(tools, 'node_modules', 'vitepress', 'bin', 'vitepress.js'), site, path.join(root, 'docs')], { stdio: 'inherit' });
+  process.exitCode = vitepress.status ?? 1;
+} else if (check) {
   const fresh = mkdtempSync(path.join(tmpdir(), 'itch-oauth-docs-check-'));
   try {
     generate(path.join(fresh, 'reference'));
