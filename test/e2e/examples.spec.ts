@@ -4,9 +4,10 @@
 // server on a free port. For each: a redirect login, a popup login, a refusal that leaves one line
 // naming the reason in the server's log, the callback page's headers, pages that never repeat the
 // Host header, the session (createSessions: /me, the page's Log out, a logout another origin POSTs
-// refused, a session that outlives a restart with the same SESSION_SECRET), and (started again with
-// an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a Secure __Host- cookie though the
-// request is http.
+// refused, a session that outlives a restart with the same SESSION_SECRET), the framed game of
+// static-node and cloudflare-worker (another origin, its popup login's game token, its saves,
+// renewal and reloads), and (started again with an https PUBLIC_ORIGIN, as behind a proxy that
+// ends TLS) a Secure __Host- cookie though the request is http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
