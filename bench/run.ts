@@ -150,8 +150,6 @@ lines.push(
   '',
   `### Server (createTokenHandler → emulator in another process, ${server.concurrency} concurrent logins)`,
   '',
-  `| logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
-  '|---:|---:|---:|---:|---:|---:|---:|---:|',
   `| onLogin | logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 );
