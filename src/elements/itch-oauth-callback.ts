@@ -216,10 +216,10 @@ export class ItchOAuthCallback extends LitElement {
       case 'error':
         return html`<div part="status" role="alert">
           <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
+          ${view.popup ? html`<p>${view.popup}</p>` : nothing}
           ${view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
             ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
             : nothing}
-          ${view.popup ? html`<p>${view.popup}</p>` : nothing}
           ${view.popup !== undefined
             ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>Close</button>`
             : view.code === 'config_invalid'
