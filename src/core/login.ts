@@ -190,7 +190,11 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
     if (event.origin != backend!.origin || state === undefined || data?.state != state) return;
     if (popup !== null && event.source !== popup) return;
     // The start page goes on to itch.io: a close from now on may be an authorization page's COOP.
-    if (data.itchOAuth == 'popup-leaving') progress.leftAt ??= Date.now();
+    // (From the backend's own page in this popup: what it says of itch.io's page is the backend's.)
+    if (data.itchOAuth == 'popup-leaving') {
+      progress.leftAt = Date.now();
+      progress.severs = (data as PopupProgress).severs;
+    }
     if (data.itchOAuth != 'popup-start' || binding === undefined) return;
     (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
     progress.confirmedAt = Date.now();

@@ -23,11 +23,12 @@ const CLOSED_GRACE_MS = 1500;
  */
 const DELIVERING_MAX_MS = 30_000;
 /**
- * A popup that reads as closed this soon after its start page left for itch.io may have been
- * severed by the authorization page's `Cross-Origin-Opener-Policy` (the opener then sees `closed`
- * as soon as that page commits), not closed: its outcome may still come, for up to
- * {@link SEVERED_WAIT_MS}, while the caller offers to cancel. A popup closed before it left (its
- * start page told nothing) or later than this is closed: reported after its grace.
+ * A popup that reads as closed after its start page left for an itch.io page that severs popups
+ * (`Cross-Origin-Opener-Policy`: the opener then sees `closed` as soon as that page loads) may
+ * not be closed: its outcome may still come, for up to {@link SEVERED_WAIT_MS}, while the caller
+ * offers to cancel. When the backend could not tell whether the page severs, a close this soon
+ * after leaving is taken for such a severing. A popup closed before it left (its start page told
+ * nothing), or after it left for a page that keeps its opener, is closed: reported after its grace.
  */
 const SEVERED_WITHIN_MS = 1500;
 const SEVERED_WAIT_MS = 5 * 60 * 1000;
@@ -46,6 +47,8 @@ export interface PopupProgress {
   confirmedAt?: number | undefined;
   /** When the start page said it goes on to itch.io. */
   leftAt?: number | undefined;
+  /** Whether the backend found that itch.io's page severs popups (COOP); `undefined`: unknown. */
+  severs?: boolean | undefined;
 }
 
 /** What collecting reports to the caller along the way. */
@@ -127,8 +130,10 @@ export async function collect(
 
     const now = Date.now();
     if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
-    // Severed: it read as closed right as it reached itch.io, or it could never be seen at all.
-    const severed = popup === null || (closedAt !== undefined && progress.leftAt !== undefined && closedAt - progress.leftAt < SEVERED_WITHIN_MS);
+    // Severed: it could never be seen, or it read as closed after it left for an itch.io page
+    // that severs popups (or soon after, when the backend could not tell whether it does).
+    const { leftAt, severs } = progress;
+    const severed = popup === null || (closedAt !== undefined && leftAt !== undefined && (severs ?? closedAt - leftAt < SEVERED_WITHIN_MS));
     hooks.waiting?.(severed);
     if (closedAt !== undefined && !severed && now > waitUntil) {
       throw new ItchOAuthError('popup_closed', 'the itch.io window was closed');

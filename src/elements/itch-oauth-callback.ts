@@ -37,8 +37,8 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
  * goes on: its one control is Close.
  */
 const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, string>> = {
-  not_owner: 'Get it on itch.io, or log out there to use the account that owns it, then log in again.',
-  backend_rejected: 'To use another itch.io account, log out on itch.io, then log in again.',
+  not_owner: 'Get it on itch.io, or log out there to use the account that owns it.',
+  backend_rejected: 'To use another itch.io account, log out on itch.io first.',
   network_error: 'Try again in a few minutes.',
 };
 

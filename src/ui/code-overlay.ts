@@ -14,7 +14,7 @@ export function showCode(code: string | undefined): void {
   codeView = document.createElement('div');
   codeView.setAttribute('role', 'status');
   codeView.style.cssText =
-    'position:fixed;z-index:2147483647;right:1rem;bottom:1rem;max-width:20rem;padding:1rem;border-radius:.5rem;background:#222;color:#fff;font:16px system-ui';
+    'position:fixed;z-index:2147483647;right:1rem;bottom:1rem;max-width:20rem;padding:1rem;background:#222;color:#fff;font:16px system-ui';
   codeView.textContent = `itch.io login: confirm in its window only if it shows the code ${code}.`;
   document.body.append(codeView);
 }

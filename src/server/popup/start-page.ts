@@ -46,7 +46,8 @@ const bind = async (body) => {
     if (answer.ok && typeof reply.authorize === 'string') {
       show(words.leaving);
       // The opener learns that a close from now on may be itch.io's page severing it.
-      if (body.opener) window.opener?.postMessage({ itchOAuth: 'popup-leaving', state }, body.opener);
+      // (\`severs\`: whether itch.io's page severs it, so that such a close may not be the player's.)
+      if (body.opener) window.opener?.postMessage({ itchOAuth: 'popup-leaving', state, severs: reply.severs }, body.opener);
       location.replace(reply.authorize);
       return;
     }
