@@ -162,7 +162,7 @@ export function popupUnavailablePage(): Response {
     nonce(),
     html`<main>
       <h1>Log in with itch.io</h1>
-      <p role="alert">The site cannot log you in right now. Close this window and try again in a few minutes.</p>
+      <p role="alert">The site cannot log you in right now. Close this window and try again in a moment.</p>
     </main>`,
     503,
   );
