@@ -358,7 +358,8 @@ const popupRefusalPage: Scenario = {
         session.evaluate(() => {
           const root = document.querySelector('itch-oauth-callback')?.shadowRoot;
           const close = root?.querySelector('[part=close]');
-          if (!root || !close) return undefined;
+          // (false, not undefined: WebDriver classic answers undefined as null.)
+          if (!root || !close) return false;
           const targets = [...root.querySelectorAll('a')].map((a) => a.href).concat([...document.querySelectorAll('a, form')].map((e) => (e instanceof HTMLFormElement ? e.action : (e as HTMLAnchorElement).href)));
           return { text: root.textContent!.replace(/\s+/g, ' '), close: close.textContent, retry: root.querySelector('[part=retry]') !== null, targets };
         }),
