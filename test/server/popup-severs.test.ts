@@ -3,6 +3,8 @@
 // when a start page is served, and keeps the answer in memory (nothing in the popup store).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -48,5 +50,27 @@ describe("the bind answer tells whether itch.io's page severs the popup", () => 
     const answer = await bindAnswer({ url: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9/api/1' });
     assert.equal(answer.severs, undefined);
     assert.match(answer.authorize, /^http:\/\/127\.0\.0\.1:9\/user\/oauth\?/);
+  });
+
+  it('asks itch.io once, however many start pages are served', async () => {
+    let asked = 0;
+    const itch = createServer((_request, response) => {
+      asked++;
+      response.writeHead(200, { 'Cross-Origin-Opener-Policy': 'same-origin' }).end('authorize');
+    });
+    await new Promise<void>((resolve) => itch.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(itch.address() as AddressInfo).port}`;
+      const handler = createTokenHandler({ baseUrl: url, apiBaseUrl: `${url}/api/1`, applicationId: C.clients.demo.id, popup: true, onLogin: () => ({}) });
+      for (let round = 0; round < 20; round++) {
+        const state = await popupStateOfBinding(await popupBindingOf(randomBytes(32).toString('base64url')));
+        const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;
+        assert.equal((await handler(new Request(start))).status, 200);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(asked, 1);
+    } finally {
+      itch.close();
+    }
   });
 });

@@ -68,7 +68,9 @@ const SEVERS_WAIT_MS = 300;
  * The opener of a severed popup sees it as closed as soon as that page loads, so this tells it
  * whether a close after the start page left is the player's (report it) or may be the page's
  * (wait, and offer to cancel). Asked of `{baseUrl}/user/oauth` with no query (nothing a request
- * can choose), at most once per {@link SEVERS_KNOWN_MS}; kept in this process, never in the store.
+ * can choose), at most once per {@link SEVERS_KNOWN_MS} (once a minute while itch.io cannot be
+ * reached): no number of start pages makes more requests to itch.io. Kept in this process, never
+ * in the store.
  */
 function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undefined> {
   let known: { at: number; answer: Promise<boolean | undefined> } | undefined;
@@ -83,9 +85,9 @@ function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undef
         () => undefined,
       );
       known = { at: Date.now(), answer };
-      // (Not known: asked again next time.)
+      // Not known (itch.io unreachable): asked again after a minute, not at every start page.
       void answer.then((value) => {
-        if (value === undefined && known?.answer === answer) known = undefined;
+        if (value === undefined && known?.answer === answer) known.at = Date.now() - SEVERS_KNOWN_MS + 60_000;
       });
     }
     return known.answer;
