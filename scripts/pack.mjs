@@ -1,7 +1,7 @@
 // The tarball of the current build, as `npm publish` would upload it, made once for the checks
 // that install it (test/frameworks/ and examples/): packed again only when dist/ changed since.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +24,23 @@ export function pack() {
   rmSync(cache, { recursive: true, force: true });
   mkdirSync(cache, { recursive: true });
   // --ignore-scripts: dist/ is built already, and prepare's log would precede the JSON on stdout.
-  const result = spawnSync(npm, ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', cache], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  // prepack and postpack are run here instead: clean-package takes the scripts (prepare, which
+  // npm 11 warns installers about) and the devDependencies out of the published package.json.
+  const manifest = path.join(root, 'package.json');
+  const { atime, mtime } = statSync(manifest);
+  const cleanPackage = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'clean-package.cmd' : 'clean-package');
+  const run = (command, args) => spawnSync(command, args, { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' });
+  const cleaned = run(cleanPackage, []);
+  if (cleaned.status !== 0) throw new Error(`clean-package failed:\n${cleaned.stderr}`);
+  let result;
+  try {
+    result = run(npm, ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', cache]);
+  } finally {
+    const restored = run(cleanPackage, ['restore']);
+    if (restored.status !== 0) throw new Error(`clean-package restore failed: package.json.backup holds the original\n${restored.stderr}`);
+    // (Restored as it was: the check above still sees when package.json really changed.)
+    utimesSync(manifest, atime, mtime);
+  }
   if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stderr}`);
   const [{ filename }] = JSON.parse(result.stdout);
   return path.join(cache, path.basename(filename));

@@ -1,8 +1,10 @@
 import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
-import { ItchOAuthError, isErrorCode } from './errors.js';
+import { ItchOAuthError } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
-import { STATE_KEY_PREFIX, STATE_LIFETIME_MS, createState, popupBindingOf, popupCodeOf, popupStateOfBinding, saveFlow, type FlowMode } from './state.js';
+import { showCode } from '../ui/code-overlay.js';
+import { closePopup, collect, type PopupProgress } from './popup-collect.js';
+import { STATE_KEY_PREFIX, createState, popupBindingOf, popupStateOfBinding, saveFlow, type FlowMode } from './state.js';
 
 /** The button's attributes in camelCase. */
 export interface LoginOptions {
@@ -37,6 +39,12 @@ export interface LoginHooks {
   blocked?(error: ItchOAuthError): boolean;
   /** Leaves the page. Default `location.assign`. */
   navigate?(url: string): void;
+  /**
+   * `true` while the popup's state is hidden from this page (an authorization page severed it, or
+   * `window.open` gave nothing): its outcome may still come, so offer to cancel. (The login's
+   * end ends it too.)
+   */
+  waiting?(hidden: boolean): void;
 }
 
 /** A started login: its outcome, and the popup while it is open. */
@@ -50,34 +58,6 @@ export interface LoginHandle {
   /** Stops waiting (the outcome, if any, stays uncollected and expires on the server). */
   abandon(): void;
 }
-
-/** How often the opener asks the backend for the popup's outcome. */
-const POLL_MS = 1000;
-/** Asked this often after the popup closed, until {@link CLOSED_GRACE_MS} is over. */
-const CLOSED_POLL_MS = 300;
-/** After the popup closed, the outcome may still be on its way (the popup closes itself after posting it). */
-const CLOSED_GRACE_MS = 3000;
-/**
- * While the backend says the popup's token is being checked (`delivering`), a closed popup is
- * waited for this much longer at most (a callback page with its own COOP reads as closed as soon
- * as it loads, before its POST is answered).
- */
-const DELIVERING_MAX_MS = 30_000;
-/**
- * A popup that reads as closed this soon after opening was most likely severed by the
- * authorization page's `Cross-Origin-Opener-Policy` (the opener then sees `closed` at once): its
- * outcome may still come, for up to {@link SEVERED_WAIT_MS}.
- */
-const SEVERED_WITHIN_MS = 2500;
-const SEVERED_WAIT_MS = 5 * 60 * 1000;
-/**
- * A `window.open` that returned `null` from a frame may still have opened the popup (a top-level
- * page with `Cross-Origin-Opener-Policy: same-origin`, as itch.io serves cross-origin-isolated
- * games): the backend is asked this long whether the popup arrived before it counts as blocked.
- */
-const ARRIVAL_WAIT_MS = 4000;
-/** Consecutive failed collections (network, 5xx) before giving up. */
-const MAX_FAILURES = 5;
 
 const POPUP_WIDTH = 600;
 const POPUP_HEIGHT = 720;
@@ -156,7 +136,7 @@ export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; back
     }
   }
   if (mode === 'popup' && backend === undefined) {
-    throw new ItchOAuthError('config_invalid', 'popup mode needs backend: the URL of your token endpoint (the capture\'s data-backend), from which the login is collected');
+    throw new ItchOAuthError('config_invalid', 'popup mode needs backend: your token endpoint (the capture\'s data-backend)');
   }
   return { mode, backend, returnTo };
 }
@@ -204,20 +184,26 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   };
   let state = pair?.state;
   let binding = pair?.binding;
-  let confirmedAt: number | undefined;
+  const progress: PopupProgress = {};
   const onMessage = (event: MessageEvent) => {
     const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
-    if (event.origin != backend!.origin || data?.itchOAuth != 'popup-start' || state === undefined || data.state != state) return;
+    if (event.origin != backend!.origin || state === undefined || data?.state != state) return;
     if (popup !== null && event.source !== popup) return;
-    if (binding === undefined) return;
+    // The start page goes on to itch.io: a close from now on may be an authorization page's COOP.
+    // (From the backend's own page in this popup: what it says of itch.io's page is the backend's.)
+    if (data.itchOAuth == 'popup-leaving') {
+      progress.leftAt = Date.now();
+      progress.severs = (data as PopupProgress).severs;
+    }
+    if (data.itchOAuth != 'popup-start' || binding === undefined) return;
     (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
-    confirmedAt = Date.now();
+    progress.confirmedAt = Date.now();
   };
   addEventListener('message', onMessage);
   const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
   const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
   const popup = window.open(state === undefined ? 'about:blank' : startUrl(state), '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
-  const blocked = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io login window: allow popups for this site, or click again');
+  const blocked = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io window: allow popups, or click again');
   if (popup === null && (pair === undefined || !isFramed())) {
     removeEventListener('message', onMessage);
     if ((hooks.blocked ?? (() => !isFramed()))(blocked)) return redirect();
@@ -240,7 +226,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       binding = madeBinding;
       if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(made);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
-      return await collect(popup, backend!, verifier, made, abort.signal, () => confirmedAt, () => {
+      return await collect(popup, backend!, verifier, made, abort.signal, progress, { code: showCode, waiting: hooks.waiting }, () => {
         throw blocked;
       });
     } catch (error) {
@@ -253,120 +239,6 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
     }
   })();
   return { result, popup: popup ?? undefined, following: true, abandon: () => abort.abort() };
-}
-
-let codeView: HTMLElement | undefined;
-
-/**
- * Shows (or, with `undefined`, removes) the code that the person confirms in a popup this page
- * cannot see (its `window.open` returned nothing): the one sign that ties the two together.
- */
-function showCode(code: string | undefined): void {
-  codeView?.remove();
-  codeView = undefined;
-  if (code === undefined) return;
-  codeView = document.createElement('div');
-  codeView.setAttribute('role', 'status');
-  codeView.style.cssText =
-    'position:fixed;z-index:2147483647;inset:auto 1rem 1rem auto;max-width:20rem;padding:1rem;border-radius:.5rem;background:#222;color:#fff;font:16px/1.4 system-ui,sans-serif;box-shadow:0 4px 16px #0008';
-  codeView.textContent = `Logging in with itch.io: check that the login window shows the code ${code}, and confirm it there.`;
-  document.body.append(codeView);
-}
-
-/** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
-async function collect(
-  popup: Window | null,
-  backend: URL,
-  verifier: string,
-  state: string,
-  signal: AbortSignal,
-  confirmedAt: () => number | undefined,
-  blocked: () => never,
-): Promise<LoginResult> {
-  const opened = Date.now();
-  /** Whether the backend said the popup reached its start page (always known for a popup we can see). */
-  let arrived = popup !== null;
-  let closedAt: number | undefined;
-  /** Until when a closed popup is waited for: its grace, extended while its token is being checked. */
-  let waitUntil = Infinity;
-  let failures = 0;
-  let lastProblem = '';
-  for (;;) {
-    if (closedAt === undefined && popup?.closed) {
-      closedAt = Date.now();
-      waitUntil = closedAt + CLOSED_GRACE_MS;
-    }
-    try {
-      const answer = await fetch(backend, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ popup_verifier: verifier }),
-        credentials: 'same-origin',
-        cache: 'no-store',
-        redirect: 'error',
-        referrerPolicy: 'no-referrer',
-        signal,
-      });
-      const body: unknown = await answer.json().catch(() => null);
-      const pending = answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
-      if (pending?.pending === true) {
-        failures = 0;
-        if (pending.arrived === true && !arrived) {
-          arrived = true;
-          // A popup this page cannot see: the person ties the two together by a code.
-          if (pending.confirm === true) showCode(popupCodeOf(state));
-        }
-        if (pending.delivering === true && closedAt !== undefined) waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
-      } else if (answer.ok) {
-        closePopup(popup);
-        return { response: body };
-      } else if (answer.status < 500) {
-        closePopup(popup);
-        const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
-        const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
-        // The backend may name the contract's code (`not_owner`, `popup_unverified`, …).
-        throw new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
-      } else {
-        failures++;
-        lastProblem = `the backend answered HTTP ${answer.status}`;
-      }
-    } catch (error) {
-      if (error instanceof ItchOAuthError) throw error;
-      if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
-      failures++;
-      lastProblem = 'the backend could not be reached';
-    }
-    if (failures >= MAX_FAILURES) {
-      throw new ItchOAuthError(lastProblem.includes('HTTP') ? 'backend_rejected' : 'network_error', `${lastProblem}; the login could not be collected`);
-    }
-
-    const now = Date.now();
-    if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
-    // Severed: it read as closed as soon as it left for itch.io (after the start page), or it
-    // could never be seen at all.
-    const severed = popup === null || (closedAt !== undefined && closedAt - (confirmedAt() ?? opened) < SEVERED_WITHIN_MS);
-    if (closedAt !== undefined && !severed && now > waitUntil) {
-      throw new ItchOAuthError('popup_closed', 'the itch.io login window was closed before the login finished');
-    }
-    if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
-      throw new ItchOAuthError(
-        'popup_closed',
-        `no login arrived within ${Math.round((severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS) / 60_000)} minutes (the login window was closed, or could not be followed)`,
-      );
-    }
-    // Wait for the next poll, waking up early when the popup closes.
-    const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
-    while (Date.now() < next && (closedAt !== undefined || !popup?.closed)) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
-  }
-}
-
-function closePopup(popup: Window | null): void {
-  try {
-    if (popup && !popup.closed) popup.close();
-  } catch {
-    // A severed popup cannot be reached.
-  }
 }
 
 /**

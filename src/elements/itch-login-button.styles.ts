@@ -75,6 +75,11 @@ export const styles = css`
     cursor: not-allowed;
     opacity: 0.55;
   }
+  [part='cancel'] {
+    background: none !important;
+    color: inherit;
+    text-decoration: underline;
+  }
   [part='icon'] {
     width: ${unsafeCSS(ICON)};
     height: ${unsafeCSS(ICON)};

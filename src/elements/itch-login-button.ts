@@ -23,6 +23,7 @@ import { styles } from './itch-login-button.styles.js';
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
  * @csspart label - The label's wrapper.
+ * @csspart cancel - "Cancel", shown while the popup's state is hidden from the page (an authorization page severed it): its outcome may still come, or never.
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background: itch.io's red, darkened to 4.6:1 contrast with white (WCAG asks 4.5:1); lighter on a dark page.
  * @cssproperty [--itch-login-background-hover=light-dark(#c93030, #ff8a8a)] - Background on hover.
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text and icon colour.
@@ -68,6 +69,8 @@ export class ItchLoginButton extends LitElement {
   @state() private configError: ItchOAuthError | undefined;
   /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
   @state() private busy = false;
+  /** The popup login under way cannot see its popup: the person may cancel it with this. */
+  @state() private waiting: AbortController | undefined;
 
   private starting = false;
   private reported = new Set<string>();
@@ -90,6 +93,7 @@ export class ItchLoginButton extends LitElement {
     this.flow?.abandon();
     this.flow = undefined;
     this.busy = false;
+    this.waiting = undefined;
   }
 
   /** Coming back from itch.io through the back/forward cache: the button may start again. */
@@ -144,8 +148,9 @@ export class ItchLoginButton extends LitElement {
     // A popup that could not be followed (severed) is given up for a fresh login.
     this.flow?.abandon();
     let flow: LoginHandle;
+    const cancel = new AbortController();
     try {
-      flow = startLogin(this.options(), {
+      flow = startLogin({ ...this.options(), signal: cancel.signal }, {
         start: (url) =>
           this.dispatchEvent(new CustomEvent<ItchLoginStartDetail>('itch-login-start', { detail: { url }, bubbles: true, composed: true, cancelable: true })),
         blocked: (error) => {
@@ -155,6 +160,9 @@ export class ItchLoginButton extends LitElement {
         navigate: (url) => {
           this.starting = true;
           this.navigate(url);
+        },
+        waiting: (hidden) => {
+          if (this.flow === flow) this.waiting = hidden ? cancel : undefined;
         },
       });
     } catch (error) {
@@ -170,17 +178,20 @@ export class ItchLoginButton extends LitElement {
     }
     this.flow = flow;
     this.busy = true;
+    const ended = () => {
+      this.flow = undefined;
+      this.busy = false;
+      this.waiting = undefined;
+    };
     flow.result.then(
       ({ response }) => {
         if (this.flow !== flow) return;
-        this.flow = undefined;
-        this.busy = false;
+        ended();
         this.dispatchEvent(new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }));
       },
       (error: unknown) => {
         if (this.flow !== flow) return;
-        this.flow = undefined;
-        this.busy = false;
+        ended();
         const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
         this.dispatchEvent(errorEvent(failure.code, failure.message));
       },
@@ -196,7 +207,8 @@ export class ItchLoginButton extends LitElement {
         ></path>
       </svg>
       <span part="label"><slot>Log in with itch.io</slot></span>
-    </button>`;
+    </button>
+    ${this.waiting ? html`<button part="cancel" type="button" @click=${() => this.waiting?.abort()}>Cancel</button>` : nothing}`;
   }
 }
 

@@ -26,7 +26,7 @@ export const styles = css`
   .error {
     color: var(--_error);
   }
-  [part='retry'] {
+  button {
     margin-top: 0.75em;
     padding: 0.5em 1em;
     border: 0;
@@ -37,7 +37,7 @@ export const styles = css`
     font-weight: 700;
     cursor: pointer;
   }
-  [part='retry']:focus-visible {
+  button:focus-visible {
     outline: 3px solid var(--_ring);
     outline-offset: 2px;
   }

@@ -26,11 +26,27 @@ export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
   aborted: 'The login was cancelled.',
 };
 
+/**
+ * What a person reads in a popup whose login ended here because the game that opened it could
+ * not be told (an authorization page severed the popup from its opener): what happened and what
+ * to do next, since nothing in this window goes on (its one control is Close).
+ */
+/**
+ * What to do next, said in a popup whose login ended here because the game that opened it could
+ * not be told (an authorization page severed the popup from its opener). Nothing in that window
+ * goes on: its one control is Close.
+ */
+const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, string>> = {
+  not_owner: 'Get it on itch.io, or log out there to use the account that owns it.',
+  backend_rejected: 'To use another itch.io account, log out on itch.io first.',
+  network_error: 'Try again in a few minutes.',
+};
+
 type View =
   | { kind: 'idle' }
   | { kind: 'pending' }
   | { kind: 'success'; response: unknown; flow: FlowRecord | undefined }
-  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined };
+  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined; popup?: string | undefined };
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
@@ -59,7 +75,11 @@ function viewOf(outcome: CaptureOutcome | undefined): View {
   if (!outcome) return { kind: 'idle' };
   const flow = typeof outcome.flow === 'object' && outcome.flow !== null ? outcome.flow : undefined;
   if (outcome.code === undefined) return { kind: 'success', response: outcome.response, flow };
-  return { kind: 'error', code: refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response', flow };
+  // A popup login's capture keeps no flow (0): a redirect login's has its record or a problem (> 0).
+  const code = refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response';
+  // A refusal without an answer is the server failing (5xx): the player can only try later.
+  const next = POPUP_NEXT_STEPS[code == 'backend_rejected' && outcome.response == null ? 'network_error' : code] ?? '';
+  return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined };
 }
 
 /**
@@ -101,9 +121,10 @@ function whenParsed(): Promise<void> {
  * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The login failed: `detail.code` (a stable string such as `access_denied`) and `detail.message`.
  * @slot pending - Shown while a new attempt starts.
  * @slot success - Shown after a successful login (with `no-redirect`).
- * @slot error - Shown after a failure, above "Try again".
+ * @slot error - Shown after a failure, above "Try again" (a redirect login) or "Close" (a popup login).
  * @csspart status - The message region.
- * @csspart retry - The "Try again" button.
+ * @csspart retry - The "Try again" button (a redirect login).
+ * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told).
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
@@ -128,6 +149,11 @@ export class ItchOAuthCallback extends LitElement {
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
     location.replace(url);
+  }
+
+  /** @internal Closes this popup (a window a script opened may close itself). Tests replace it. */
+  closeWindow(): void {
+    close();
   }
 
   /** @internal Leaves for itch.io to log in again. Tests replace it. */
@@ -191,12 +217,15 @@ export class ItchOAuthCallback extends LitElement {
       case 'error':
         return html`<div part="status" role="alert">
           <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
+          ${view.popup ? html`<p>${view.popup}</p>` : nothing}
           ${view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
             ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
             : nothing}
-          ${view.code === 'config_invalid'
-            ? nothing
-            : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`}
+          ${view.popup !== undefined
+            ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>Close</button>`
+            : view.code === 'config_invalid'
+              ? nothing
+              : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`}
         </div>`;
     }
   }

@@ -125,13 +125,23 @@ export async function main(argv: readonly string[] = process.argv.slice(2), outp
   }
 
   const running = emulator;
+  // Run through `npx`, this process is npm's child: npm exits on SIGTERM without passing it on,
+  // and a terminal that closes sends SIGHUP. Either way the emulator stops and frees its port,
+  // instead of holding it as an orphan.
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid !== parent) stop('the command that started it ended');
+  }, 500);
+  orphaned.unref();
   const forgetSignals = (): void => {
+    clearInterval(orphaned);
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.off('SIGHUP', stop);
   };
-  const stop = (signal: NodeJS.Signals): void => {
+  const stop = (why: NodeJS.Signals | string): void => {
     forgetSignals();
-    output.out(`\n${signal}: stopping the emulator.`);
+    output.out(`\n${why}: stopping the emulator.`);
     running.close().then(
       () => {
         process.exitCode ??= 0;
@@ -144,6 +154,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2), outp
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
   return {
     ...running,
     close: async () => {

@@ -189,15 +189,19 @@ function deny(c: Context<PageEnv>, pending: PendingAuthorization, onDeny: DenyBe
   }
   const name = pending.application.name;
   const site = pending.redirectUri === OOB_REDIRECT_URI ? undefined : new URL(pending.redirectUri);
+  // A popup login (its state starts with `p.`): the window was opened by a game, which is still
+  // there; "Back to" the site's root would lead the popup to a page of the backend it has no use for.
+  const popup = pending.state?.startsWith('p.') === true;
   return c.html(
     renderPage(
       c,
       'Access denied',
       html`<h1>Access denied</h1>
 <p>You did not allow <strong>${name}</strong> to use your itch.io account. Nothing was shared with it.</p>
+${popup ? html`<p id="close-note">You can close this window: the game that opened it is still there.</p>` : ''}
 <div class="actions">
 <a class="button" href="/user/oauth?${pending.query}">Review the request again</a>
-${site === undefined ? '' : html`<a class="button primary" href="${site.origin}/">Back to ${site.host}</a>`}
+${site === undefined || popup ? '' : html`<a class="button primary" href="${site.origin}/">Back to ${site.host}</a>`}
 </div>`,
     ),
   );

@@ -57,9 +57,49 @@ function accountOf(user: unknown): string {
   return typeof id === 'number' || typeof id === 'string' ? String(id) : 'unknown';
 }
 
+/** How long what the authorization page does to openers is taken as known. */
+const SEVERS_KNOWN_MS = 10 * 60 * 1000;
+/** How long a bind waits for that answer at most (it is asked for when the start page is served). */
+const SEVERS_WAIT_MS = 300;
+
+/**
+ * Whether itch.io's authorization page severs a popup from its opener: it does when it sends a
+ * `Cross-Origin-Opener-Policy` other than `unsafe-none` (HTML, "cross-origin opener policies").
+ * The opener of a severed popup sees it as closed as soon as that page loads, so this tells it
+ * whether a close after the start page left is the player's (report it) or may be the page's
+ * (wait, and offer to cancel). Asked of `{baseUrl}/user/oauth` with no query (nothing a request
+ * can choose), at most once per {@link SEVERS_KNOWN_MS} (once a minute while itch.io cannot be
+ * reached): no number of start pages makes more requests to itch.io. Kept in this process, never
+ * in the store.
+ */
+function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undefined> {
+  let known: { at: number; answer: Promise<boolean | undefined> } | undefined;
+  return () => {
+    if (known === undefined || Date.now() - known.at > SEVERS_KNOWN_MS) {
+      const answer = fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(5000) }).then(
+        async (response) => {
+          await response.body?.cancel();
+          const policy = (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim();
+          return policy !== '' && policy !== 'unsafe-none';
+        },
+        () => undefined,
+      );
+      known = { at: Date.now(), answer };
+      // Not known (itch.io unreachable): asked again after a minute, not at every start page.
+      void answer.then((value) => {
+        if (value === undefined && known?.answer === answer) known.at = Date.now() - SEVERS_KNOWN_MS + 60_000;
+      });
+    }
+    return known.answer;
+  };
+}
+
 /** The handler's popup requests (see the top of this file). */
 export function popupRoutes(options: PopupRoutesOptions) {
   const { relay, severedOpener, allowedOrigins } = options;
+  const severs = authorizationPageSevers(options.baseUrl);
+  /** What is known by now of the authorization page's COOP (`undefined`: not yet). */
+  const seversSoon = () => Promise.race([severs(), new Promise<undefined>((resolve) => setTimeout(resolve, SEVERS_WAIT_MS))]);
 
   /** Whether a page of `origin` may start popup logins here (the site's own, or listed). */
   const mayOpen = (origin: string, request: Request, own: string | null) =>
@@ -98,6 +138,8 @@ export function popupRoutes(options: PopupRoutesOptions) {
           return markRefusal(popupUnavailablePage(), { status: 503, message: storeFailure(error) });
         }
       }
+      // Asked now, answered by the time the page binds (see authorizationPageSevers).
+      void severs();
       return popupStartPage(state, { severed: severedOpener, siteName: options.siteName });
     },
 
@@ -143,7 +185,8 @@ export function popupRoutes(options: PopupRoutesOptions) {
         return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
       }
       const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
-      return jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }, { 'Set-Cookie': cookie });
+      const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
+      return jsonResponse(200, answer, { 'Set-Cookie': cookie });
     },
 
     async deposit(request: Request, token: string, state: string): Promise<Response> {

@@ -25,6 +25,9 @@ const state = main.dataset.state;
 const status = document.getElementById('status');
 const words = JSON.parse(document.getElementById('words').textContent);
 const show = (text) => { status.textContent = text; };
+// Every way this page stops ends on Close: nothing here leads to another page of the site.
+const stop = (text) => { show(text); document.getElementById('close').hidden = false; };
+document.getElementById('close').onclick = () => close();
 let asked = false;
 const bind = async (body) => {
   if (asked) return;
@@ -42,12 +45,15 @@ const bind = async (body) => {
     const reply = await answer.json().catch(() => ({}));
     if (answer.ok && typeof reply.authorize === 'string') {
       show(words.leaving);
+      // The opener learns that a close from now on may be itch.io's page severing it.
+      // (\`severs\`: whether itch.io's page severs it, so that such a close may not be the player's.)
+      if (body.opener) window.opener?.postMessage({ itchOAuth: 'popup-leaving', state, severs: reply.severs }, body.opener);
       location.replace(reply.authorize);
       return;
     }
-    show(words[reply.code] || words.refused);
+    stop(words[reply.code] || words.refused);
   } catch {
-    show(words.network);
+    stop(words.network);
   }
 };
 if (window.opener) {
@@ -61,7 +67,7 @@ if (window.opener) {
   setTimeout(() => {
     if (!asked) {
       asked = true;
-      show(words.silent);
+      stop(words.silent);
     }
   }, ${OPENER_WAIT_MS});
 } else if (main.dataset.severed === 'confirm') {
@@ -135,6 +141,7 @@ export function popupStartPage(state: string, { severed, siteName }: StartPageOp
         <button type="button" id="yes">The game shows ${code}</button>
         <button type="button" id="no">It does not</button>
       </div>
+      <button type="button" id="close" hidden>Close</button>
     </main>
     <script type="application/json" id="words">
       ${raw(JSON.stringify(WORDS).replace(/</g, '\\u003c'))}

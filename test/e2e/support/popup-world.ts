@@ -26,6 +26,8 @@ export interface PopupWorldOptions {
    * game's `window.open` returns null although the popup opens, without an opener.
    */
   isolated?: boolean;
+  /** Attributes of the callback page's `<itch-oauth-callback>` (e.g. `store-url="…"`). */
+  callbackAttributes?: string;
   /** More options of the token handler (e.g. `popup: { severedOpener: 'confirm' }`). */
   handler?: Partial<TokenHandlerOptions>;
 }
@@ -129,7 +131,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
         `<!doctype html><html lang="en"><head><script src="/dist/itch-oauth-capture.iife.js" data-backend="/auth/itch"></script>
 <meta charset="utf-8"><title>Callback</title>
 <script>${probe.replace("'KIND'", '"callback"')}</script>
-<script src="/dist/itch-oauth.iife.js"></script></head><body><itch-oauth-callback></itch-oauth-callback></body></html>`,
+<script src="/dist/itch-oauth.iife.js"></script></head><body><itch-oauth-callback ${options.callbackAttributes ?? ''}></itch-oauth-callback></body></html>`,
         options.callbackCoop ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Referrer-Policy': 'no-referrer' } : { 'Referrer-Policy': 'no-referrer' },
       );
     }

@@ -1,0 +1,76 @@
+// The bind answer says whether itch.io's authorization page severs a popup from its opener (COOP),
+// so that the opener can tell a player's close from a severing: the handler asks the page once,
+// when a start page is served, and keeps the answer in memory (nothing in the popup store).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, it } from 'node:test';
+import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
+import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { createTokenHandler } from '../../src/server/index.js';
+import { memoryPopupStore } from '../../src/server/popup/relay.js';
+
+const APP = 'http://127.0.0.1:5173';
+
+async function bindAnswer(emulator: RunningEmulator | { url: string; apiUrl: string }): Promise<{ authorize: string; severs?: boolean }> {
+  const store = memoryPopupStore();
+  const handler = createTokenHandler({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, applicationId: C.clients.demo.id, popup: true, store, onLogin: () => ({}) });
+  const binding = await popupBindingOf(randomBytes(32).toString('base64url'));
+  const state = await popupStateOfBinding(binding);
+  const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;
+  assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site' } }))).status, 200);
+  // (The start page's script runs in the browser for a while before it binds.)
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const bind = await handler(
+    new Request(start, { method: 'POST', body: JSON.stringify({ popup_bind: state, opener: APP, binding }), headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin' } }),
+  );
+  assert.equal(bind.status, 200);
+  assert.deepEqual(await store.getKeys(), [], 'nothing is kept for it in the store');
+  return (await bind.json()) as { authorize: string; severs?: boolean };
+}
+
+describe("the bind answer tells whether itch.io's page severs the popup", () => {
+  const emulators: RunningEmulator[] = [];
+  after(() => Promise.all(emulators.map((emulator) => emulator.close())));
+
+  it('true when the authorization page sends Cross-Origin-Opener-Policy: same-origin', async () => {
+    const emulator = await startEmulator({ coop: true });
+    emulators.push(emulator);
+    assert.equal((await bindAnswer(emulator)).severs, true);
+  });
+
+  it('false when it sends none', async () => {
+    const emulator = await startEmulator();
+    emulators.push(emulator);
+    assert.equal((await bindAnswer(emulator)).severs, false);
+  });
+
+  it('not said when itch.io cannot be asked (the opener then falls back on timing)', async () => {
+    const answer = await bindAnswer({ url: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9/api/1' });
+    assert.equal(answer.severs, undefined);
+    assert.match(answer.authorize, /^http:\/\/127\.0\.0\.1:9\/user\/oauth\?/);
+  });
+
+  it('asks itch.io once, however many start pages are served', async () => {
+    let asked = 0;
+    const itch = createServer((_request, response) => {
+      asked++;
+      response.writeHead(200, { 'Cross-Origin-Opener-Policy': 'same-origin' }).end('authorize');
+    });
+    await new Promise<void>((resolve) => itch.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(itch.address() as AddressInfo).port}`;
+      const handler = createTokenHandler({ baseUrl: url, apiBaseUrl: `${url}/api/1`, applicationId: C.clients.demo.id, popup: true, onLogin: () => ({}) });
+      for (let round = 0; round < 20; round++) {
+        const state = await popupStateOfBinding(await popupBindingOf(randomBytes(32).toString('base64url')));
+        const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;
+        assert.equal((await handler(new Request(start))).status, 200);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(asked, 1);
+    } finally {
+      itch.close();
+    }
+  });
+});
