@@ -4,6 +4,7 @@ import { placeCredential } from './credential.js';
 import { ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import type { User } from './schemas.js';
+import type { Refusal } from './token-handler/answers.js';
 
 /** Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`. */
 export type Owns = { readonly [gameId: number]: boolean };
@@ -57,15 +58,8 @@ export interface VerifiedLogin {
   scopes: readonly string[];
 }
 
-/** Why a login is refused: the handler answers `{ "errors": [message], "code"? }` with `status`. */
-export interface OwnershipRefusal {
-  status: 403 | 502;
-  message: string;
-  code?: 'not_owner' | undefined;
-}
-
 /** Checks one login: the games it owns, or why it is refused. Never throws for itch.io's failures. */
-export type OwnershipCheck = (login: VerifiedLogin) => Promise<{ owns: Owns } | { refusal: OwnershipRefusal }>;
+export type OwnershipCheck = (login: VerifiedLogin) => Promise<{ owns: Owns } | { refusal: Refusal }>;
 
 const OPTION_NAMES = ['gameIds', 'apiKey', 'require'];
 
@@ -143,7 +137,7 @@ async function ownsGame(itch: ItchClient, gameId: number, userId: number, byApiK
 }
 
 /** itch.io did not answer the check: 502, with a message that helps the developer (never the key). */
-function failedCheck(error: unknown, byApiKey: boolean): OwnershipRefusal {
+function failedCheck(error: unknown, byApiKey: boolean): Refusal {
   if (!(error instanceof ItchApiError)) throw error;
   const game = /\/games\/(\d+)\//.exec(error.endpoint)?.[1] ?? '?';
   if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {

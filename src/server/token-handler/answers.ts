@@ -1,11 +1,15 @@
 /*
  * The handler's answers: JSON with `Cache-Control: no-store`, refusals in one shape
- * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, and CORS for the framed
- * pages the application lists.
+ * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, the answer of a login the
+ * app accepted, and CORS for the framed pages the application lists.
  */
-import type { ItchOAuthErrorCode } from '../core/errors.js';
+import type { ItchOAuthErrorCode } from '../../core/errors.js';
+import type { LoginResult } from './options.js';
 
-/** A request the handler refused, as `onError` is told about it. */
+/**
+ * A request the handler refused, as `onError` is told about it; also how the ownership check
+ * refuses a login and how a popup's refusal waits for its opener.
+ */
 export interface Refusal {
   /** The HTTP status of the answer. */
   status: number;
@@ -93,4 +97,16 @@ export function withNoStore(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('Cache-Control', 'no-store');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The answer to a login that `onLogin` accepted: its own `Response` (`no-store` unless it says
+ * otherwise), or 200 with `body` and the headers it returned.
+ */
+export function loginAnswer(result: LoginResult, body: unknown): Response {
+  if (result instanceof Response) return withNoStore(result);
+  const headers = new Headers(result?.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(body), { status: 200, headers });
 }
