@@ -4,7 +4,7 @@
  */
 import { missingScopes } from '../../core/scopes.js';
 import { createItchClient } from '../client.js';
-import { ItchApiError } from '../errors.js';
+import { failureInWords, isRefusedByItch, ItchApiError } from '../errors.js';
 import { createOwnershipCheck, type Owns } from '../ownership.js';
 import type { User } from '../schemas.js';
 import { errorResponse } from './answers.js';
@@ -54,9 +54,8 @@ export function createVerify(settings: HandlerSettings, options: Pick<TokenHandl
 /** itch.io refusing the token is the client's fault (401); anything else is itch.io's (502). */
 function upstreamErrorResponse(error: unknown): Response {
   if (!(error instanceof ItchApiError)) throw error;
-  if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
+  if (isRefusedByItch(error)) {
     return errorResponse(401, 'itch.io did not accept the access token', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
-  const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
-  return errorResponse(502, `itch.io could not verify the access token (${why})`);
+  return errorResponse(502, `itch.io could not verify the access token (${failureInWords(error)})`);
 }
