@@ -1,5 +1,5 @@
 // A clone of the repository packs into a complete package: `prepare` builds dist/, so that
-// `npm install github:…`, `npm pack` and a clone give what `npm publish` would (issue 18: a clone
+// `npm install github:…`, `npm pack` and a clone give what `npm publish` would (a clone
 // used to pack 4 files). The clone borrows this checkout's node_modules (what `npm ci` installs).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

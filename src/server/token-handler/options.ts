@@ -5,7 +5,8 @@
 import type { Storage } from 'unstorage';
 import { DEFAULT_BASE_URL } from '../../core/authorize-url.js';
 import { parseScopes } from '../../core/scopes.js';
-import { assertApiBaseUrl, DEFAULT_API_BASE_URL } from '../client.js';
+import { assertApiBaseUrl } from '../client-arguments.js';
+import { DEFAULT_API_BASE_URL } from '../client.js';
 import type { OwnershipOptions, Owns } from '../ownership.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
@@ -59,7 +60,7 @@ export interface TokenHandlerOptions {
    */
   apiBaseUrl?: string | undefined;
   /**
-   * Scopes the token must carry (subscopes count, spec 5.2). `profile:me` is always required,
+   * Scopes the token must carry (a scope includes its subscopes: `profile` covers `profile:me`). `profile:me` is always required,
    * because the handler reads the profile. Default `profile:me`.
    */
   requiredScopes?: string | readonly string[] | undefined;
