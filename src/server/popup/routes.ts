@@ -17,7 +17,7 @@
  */
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
-import { errorResponse, jsonResponse, markRefusal, refusalOf, storeFailure } from '../token-handler/answers.js';
+import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
 import { bindingCookie, clearBindingCookie, isLoopbackOrigin, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
@@ -198,8 +198,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       if (notice?.refusal !== undefined) {
         await relay.forget(state);
         // Told to onError already, when it was made: handed on here, not told twice.
-        const { status, message, code } = notice.refusal;
-        return jsonResponse(status, code === undefined ? { errors: [message] } : { errors: [message], code });
+        return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });

@@ -40,14 +40,15 @@ export function markRefusal<T extends Response>(response: T, refusal: Refusal): 
   return response;
 }
 
-/**
- * `{ "errors": [...], "code"?: "..." }`: one message, or the messages of a refusal the popup relay
- * kept; `code` is the contract's error code the browser reports.
- */
-export function errorResponse(status: number, messages: string | readonly string[], code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
-  const errors = [messages].flat();
-  const response = jsonResponse(status, code === undefined ? { errors } : { errors, code }, extraHeaders);
-  return markRefusal(response, { status, message: errors.join('; '), code });
+/** A refusal's body: `{ "errors": [message], "code"?: "..." }`, `code` being the error code the browser reports. */
+export function refusalBody({ message, code }: Refusal): { errors: string[]; code?: ItchOAuthErrorCode } {
+  return code === undefined ? { errors: [message] } : { errors: [message], code };
+}
+
+/** Refuses a request with `status` and `message` (and `code`), and marks the answer for `onError`. */
+export function errorResponse(status: number, message: string, code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
+  const refusal: Refusal = { status, message, code };
+  return markRefusal(jsonResponse(status, refusalBody(refusal), extraHeaders), refusal);
 }
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
