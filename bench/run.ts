@@ -3,7 +3,9 @@
 //
 // BENCH_RUNS (default 30) runs of each browser measurement, the contenders interleaved (their
 // order rotates every round), medians and 90th percentiles; then the server figures
-// (BENCH_LOGINS logins, default 10,000, after 500 unrecorded ones).
+// (BENCH_LOGINS logins, default 10,000, after 500 unrecorded ones), once with a hand-written
+// cookie and once with createSessions; then createSessions' reads and logins on one core
+// (BENCH_SECONDS each, default 2), beside a Map lookup.
 // Progress goes to stderr, the table to stdout.
 import { execSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buttonRun, callbackRun, launch, type ButtonRun, type CallbackRun } from './browser.js';
 import { IDLE_MS, measureServer } from './server.js';
+import { measureSessions } from './sessions.js';
 import { BUTTON_PAGES, CALLBACKS, LATER_SCRIPTS, startSite, type ButtonPage, type Callback } from './site.js';
 import { measureSizes, root } from './sizes.js';
 import { median, ms, quantile } from './stats.js';
@@ -65,8 +68,14 @@ try {
 // 3. The server.
 log(`server: ${SERVER.warmup} warm-up logins, then ${SERVER.logins} at ${SERVER.concurrency} concurrent`);
 const server = await measureServer(SERVER);
+log(`server: the same with createSessions' onLogin`);
+const serverSessions = await measureServer({ ...SERVER, sessions: true });
 
-// 4. The table.
+// 4. createSessions alone, in this process (the browser and the emulator are closed by now).
+log('sessions: reads and logins, one at a time');
+const sessionFigures = await measureSessions();
+
+// 5. The table.
 const problems: string[] = [];
 const MiB = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 const num = (n: number) => n.toLocaleString('en-US');
@@ -141,11 +150,24 @@ lines.push(
   '',
   `### Server (createTokenHandler → emulator in another process, ${server.concurrency} concurrent logins)`,
   '',
-  `| logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
-  '|---:|---:|---:|---:|---:|---:|---:|---:|',
-  `| ${Math.round(server.logins / server.seconds)} | ${median(server.latenciesMs).toFixed(0)} ms | ${quantile(server.latenciesMs, 0.99).toFixed(0)} ms | ${server.failures} | ${MiB(server.heapBefore)} | ${MiB(server.heapAfterHalf)} | ${MiB(server.heapAfter)} | ${MiB(server.heapAfterIdle)} |`,
+  `| onLogin | logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 );
-if (server.failures > 0) problems.push(`server: ${server.failures} logins failed`);
+for (const [what, figures] of [['a hand-written cookie', server], ["createSessions' (encrypted cookie)", serverSessions]] as const) {
+  lines.push(
+    `| ${what} | ${Math.round(figures.logins / figures.seconds)} | ${median(figures.latenciesMs).toFixed(0)} ms | ${quantile(figures.latenciesMs, 0.99).toFixed(0)} ms | ${figures.failures} | ${MiB(figures.heapBefore)} | ${MiB(figures.heapAfterHalf)} | ${MiB(figures.heapAfter)} | ${MiB(figures.heapAfterIdle)} |`,
+  );
+  if (figures.failures > 0) problems.push(`server (${what}): ${figures.failures} logins failed`);
+}
+
+lines.push(
+  '',
+  `### Sessions (createSessions in one process, one operation at a time: one core; cookie ${num(sessionFigures.cookieBytes)} B, game token ${num(sessionFigures.gameTokenBytes)} B)`,
+  '',
+  '| operation | per second | p50 | p99 |',
+  '|---|---:|---:|---:|',
+  ...sessionFigures.rows.map((row) => `| ${row.name} | ${num(Math.round(row.rate))} | ${row.p50Us.toFixed(1)} µs | ${row.p99Us.toFixed(1)} µs |`),
+);
 
 const table = lines.join('\n');
 const results = fileURLToPath(new URL('./results.md', import.meta.url));

@@ -1,7 +1,7 @@
 // Logins through createTokenHandler at a fixed concurrency, against the emulator (another
 // process), with the heap measured after full collections before and after. Run by
 // bench/server.ts as `node --expose-gc --import tsx`; gets its work on IPC, answers once.
-import { createTokenHandler } from '../src/server/index.js';
+import { createSessions, createTokenHandler, type LoginContext, type LoginResult } from '../src/server/index.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
 
 interface Work {
@@ -12,6 +12,8 @@ interface Work {
   concurrency: number;
   /** How long to idle before the last heap figure. */
   idleMs: number;
+  /** Sessions from createSessions (an encrypted cookie per login) instead of a hand-written cookie. */
+  sessions: boolean;
 }
 
 export interface LoadResult {
@@ -41,13 +43,16 @@ async function heapAfterGc(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
+/** The cookie of a site that keeps its sessions itself: the login's cost without createSessions. */
+const handWritten = ({ user }: LoginContext): LoginResult => ({ headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` } });
+
 process.once('message', async (work: Work) => {
   const origin = 'http://127.0.0.1:8080';
   const handler = createTokenHandler({
     baseUrl: work.url,
     apiBaseUrl: work.apiUrl,
     applicationId: C.clients.demo.id,
-    onLogin: ({ user }) => ({ headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` } }),
+    onLogin: work.sessions ? createSessions({ secrets: ['bench secret of at least thirty-two characters'] }).onLogin : handWritten,
   });
 
   let failures = 0;

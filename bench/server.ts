@@ -27,7 +27,7 @@ export interface ServerFigures extends LoadResult {
 /** Idle time before the last heap figure: past every timer a login may leave (the client's 10 s time limit). */
 export const IDLE_MS = 11_000;
 
-export async function measureServer(options: { warmup: number; logins: number; concurrency: number }): Promise<ServerFigures> {
+export async function measureServer(options: { warmup: number; logins: number; concurrency: number; sessions?: boolean }): Promise<ServerFigures> {
   const emulator = fork(here('./emulator-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const { url, apiUrl } = await nextMessage<{ url: string; apiUrl: string }>(emulator, 'ready');
@@ -45,6 +45,7 @@ export async function measureServer(options: { warmup: number; logins: number; c
       measured: tokens.slice(options.warmup),
       concurrency: options.concurrency,
       idleMs: IDLE_MS,
+      sessions: options.sessions ?? false,
     });
     return { ...(await answer), concurrency: options.concurrency };
   } finally {

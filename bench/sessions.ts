@@ -1,74 +1,95 @@
 // How much createSessions costs per request: cookie reads (JWE dir+A256GCM decryption), game token
 // reads (Ed25519 verification) and logins (encryption or signing), beside a Map lookup, the cost of
-// a server-side session table. One process; run with `npx tsx bench/sessions.ts`.
+// a server-side session table. One process, one operation at a time (one core): part of
+// `npm run bench` (bench/run.ts), or alone with `npx tsx bench/sessions.ts`.
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { createSessions, type LoginContext } from '../src/server/index.js';
 import { quantile } from './stats.js';
 
 const SITE = 'https://game.example';
 const GAME = 'https://html-classic.itch.zone';
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 2);
+
+export interface SessionsRow {
+  name: string;
+  /** Operations per second, one at a time. */
+  rate: number;
+  p50Us: number;
+  p99Us: number;
+}
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', display_name: 'leaf', gamer: true, developer: true, press_user: false, cover_url: 'https://img.itch.zone/aW1nLzEyMzQ1Njc4OTAucG5n/100x100%23/abcdef.png' };
 
-const sessions = createSessions({ secrets: ['bench secret of at least thirty-two characters'], allowedOrigins: [GAME] });
-const context = (startedFrom: string | null): LoginContext => ({
-  user,
-  scopes: ['profile:me'],
-  token: 'ItchAccessToken0123456789abcdefghijklmno',
-  owns: { 2001: true },
-  request: new Request(`${SITE}/auth/itch`, { method: 'POST' }),
-  startedFrom,
-});
+/** Every figure of createSessions, measured in this process one after the other. */
+export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBytes: number; gameTokenBytes: number }> {
+  const sessions = createSessions({ secrets: ['bench secret of at least thirty-two characters'], allowedOrigins: [GAME] });
+  const context = (startedFrom: string | null): LoginContext => ({
+    user,
+    scopes: ['profile:me'],
+    token: 'ItchAccessToken0123456789abcdefghijklmno',
+    owns: { 2001: true },
+    request: new Request(`${SITE}/auth/itch`, { method: 'POST' }),
+    startedFrom,
+  });
 
-const cookieLogin = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
-const cookie = cookieLogin.headers['Set-Cookie']!.split(';')[0]!;
-const gameToken = ((await ((await sessions.onLogin(context(GAME))) as Response).json()) as { gameToken: string }).gameToken;
-const cookieRequest = new Request(`${SITE}/api/me`, { headers: { Cookie: cookie } });
-const gameRequest = new Request(`${SITE}/api/me`, { headers: { Authorization: `Bearer ${gameToken}` } });
-// 6,000 distinct logins, read in turn: more than the 5,000 values an instance keeps verified, so
-// every read of them decrypts or verifies (a cold read, as for a user's first request to an instance).
-const DISTINCT = 6000;
-const cookieRequests: Request[] = [];
-const gameRequests: Request[] = [];
-for (let i = 0; i < DISTINCT; i++) {
-  const { headers } = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
-  cookieRequests.push(new Request(`${SITE}/api/me`, { headers: { Cookie: headers['Set-Cookie']!.split(';')[0]! } }));
-  const { gameToken: token } = (await ((await sessions.onLogin(context(GAME))) as Response).json()) as { gameToken: string };
-  gameRequests.push(new Request(`${SITE}/api/me`, { headers: { Authorization: `Bearer ${token}` } }));
-}
-let turn = 0;
-const table = new Map<string, unknown>([[cookie, { user }]]);
-
-/** Runs `operation` one at a time for SECONDS: operations per second and the p50/p99 latency in µs. */
-async function measure(name: string, operation: () => unknown): Promise<void> {
-  for (let i = 0; i < 500; i++) await operation(); // warm-up
-  const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
-  let start = performance.now();
-  const first = start;
-  while (start < end) {
-    await operation();
-    const now = performance.now();
-    latencies.push((now - start) * 1000);
-    start = now;
+  const cookieLogin = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
+  const cookie = cookieLogin.headers['Set-Cookie']!.split(';')[0]!;
+  const gameToken = ((await ((await sessions.onLogin(context(GAME))) as Response).json()) as { gameToken: string }).gameToken;
+  const cookieRequest = new Request(`${SITE}/api/me`, { headers: { Cookie: cookie } });
+  const gameRequest = new Request(`${SITE}/api/me`, { headers: { Authorization: `Bearer ${gameToken}` } });
+  // 6,000 distinct logins, read in turn: more than the 5,000 values an instance keeps verified, so
+  // every read of them decrypts or verifies (a cold read, as for a user's first request to an instance).
+  const DISTINCT = 6000;
+  const cookieRequests: Request[] = [];
+  const gameRequests: Request[] = [];
+  for (let i = 0; i < DISTINCT; i++) {
+    const { headers } = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
+    cookieRequests.push(new Request(`${SITE}/api/me`, { headers: { Cookie: headers['Set-Cookie']!.split(';')[0]! } }));
+    const { gameToken: token } = (await ((await sessions.onLogin(context(GAME))) as Response).json()) as { gameToken: string };
+    gameRequests.push(new Request(`${SITE}/api/me`, { headers: { Authorization: `Bearer ${token}` } }));
   }
-  const rate = latencies.length / ((start - first) / 1000);
-  console.log(`${name.padEnd(34)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${quantile(latencies, 0.5).toFixed(1).padStart(6)} µs   p99 ${quantile(latencies, 0.99).toFixed(1).padStart(6)} µs`);
+  let turn = 0;
+  const table = new Map<string, unknown>([[cookie, { user }]]);
+
+  const rows: SessionsRow[] = [];
+  /** Runs `operation` one at a time for SECONDS: operations per second and the p50/p99 latency in µs. */
+  async function measure(name: string, operation: () => unknown): Promise<void> {
+    for (let i = 0; i < 500; i++) await operation(); // warm-up
+    const latencies: number[] = [];
+    const end = performance.now() + SECONDS * 1000;
+    let start = performance.now();
+    const first = start;
+    while (start < end) {
+      await operation();
+      const now = performance.now();
+      latencies.push((now - start) * 1000);
+      start = now;
+    }
+    rows.push({ name, rate: latencies.length / ((start - first) / 1000), p50Us: quantile(latencies, 0.5), p99Us: quantile(latencies, 0.99) });
+  }
+
+  await measure('Map lookup (server-side table)', () => table.get(cookie));
+  await measure('get: cookie, same value (cached)', async () => {
+    if ((await sessions.get(cookieRequest)) === undefined) throw new Error('no session');
+  });
+  await measure('get: cookie, cold (JWE A256GCM)', async () => {
+    if ((await sessions.get(cookieRequests[turn++ % DISTINCT]!)) === undefined) throw new Error('no session');
+  });
+  await measure('get: game token, same (cached)', async () => {
+    if ((await sessions.get(gameRequest, { allow: ['game'] })) === undefined) throw new Error('no session');
+  });
+  await measure('get: game token, cold (EdDSA)', async () => {
+    if ((await sessions.get(gameRequests[turn++ % DISTINCT]!, { allow: ['game'] })) === undefined) throw new Error('no session');
+  });
+  await measure('onLogin: site cookie', () => sessions.onLogin(context(SITE)));
+  await measure('onLogin: game token', () => sessions.onLogin(context(GAME)));
+  return { rows, cookieBytes: cookie.length, gameTokenBytes: gameToken.length };
 }
 
-console.log(`Node ${process.version}, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}, cookie ${cookie.length} bytes, game token ${gameToken.length} bytes\n`);
-await measure('Map lookup (server-side table)', () => table.get(cookie));
-await measure('get: cookie, same value (cached)', async () => {
-  if ((await sessions.get(cookieRequest)) === undefined) throw new Error('no session');
-});
-await measure('get: cookie, cold (JWE A256GCM)', async () => {
-  if ((await sessions.get(cookieRequests[turn++ % DISTINCT]!)) === undefined) throw new Error('no session');
-});
-await measure('get: game token, same (cached)', async () => {
-  if ((await sessions.get(gameRequest, { allow: ['game'] })) === undefined) throw new Error('no session');
-});
-await measure('get: game token, cold (EdDSA)', async () => {
-  if ((await sessions.get(gameRequests[turn++ % DISTINCT]!, { allow: ['game'] })) === undefined) throw new Error('no session');
-});
-await measure('onLogin: site cookie', () => sessions.onLogin(context(SITE)));
-await measure('onLogin: game token', () => sessions.onLogin(context(GAME)));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { rows, cookieBytes, gameTokenBytes } = await measureSessions();
+  console.log(`Node ${process.version}, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}, cookie ${cookieBytes} bytes, game token ${gameTokenBytes} bytes\n`);
+  for (const { name, rate, p50Us, p99Us } of rows) {
+    console.log(`${name.padEnd(34)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${p50Us.toFixed(1).padStart(6)} µs   p99 ${p99Us.toFixed(1).padStart(6)} µs`);
+  }
+}

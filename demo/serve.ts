@@ -190,9 +190,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
         fs: { allow: [PACKAGE_ROOT] },
         cors: false,
         allowedHosts: ['localhost'],
-        // Every file of the game (the package's script among them) may be embedded by a
-        // cross-origin-isolated page: COEP require-corp admits only resources that say so.
-        headers: { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'cross-origin' },
+        // The game as itch.io serves SharedArrayBuffer games: COEP credentialless on its files. A
+        // cross-origin frame under a cross-origin-isolated page loads only with COEP of its own
+        // and Cross-Origin-Resource-Policy, under credentialless as under require-corp (Chromium
+        // checks both for frames); credentialless spares only the frame's no-cors subresources.
+        headers: { 'Cross-Origin-Embedder-Policy': 'credentialless', 'Cross-Origin-Resource-Policy': 'cross-origin' },
       },
       plugins: [{ name: 'itch-oauth-demo-game', transformIndexHtml: { order: 'pre', handler: (html) => fillLoginSettings(html, login) } }],
     });

@@ -9,14 +9,31 @@
 //   apps in test/frameworks/ that CI compiles) may use only the attributes and events that
 //   custom-elements.json gives each tag, and only the capture's data- attributes;
 // - `json` blocks must parse, and every path into the package must exist;
-// - shell blocks (`sh`, no language, plain text) are for people to run: not checked.
+// - shell blocks (`sh`, no language, plain text) are for people to run: not checked;
+// - every relative link leads to a file of the repository, and a `#fragment` into a Markdown file
+//   to one of its headings (as GitHub makes their anchors);
+// - a test cited as `file.spec.ts` › "its title…" (the security table) is a file under test/ that
+//   has a test of that title (a trailing … stands for the rest of it).
+// It reads README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/**/*.md but docs/reference/:
+// that folder is generated from the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
+// are declarations' signatures, not programs. Name files to check only those.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md'];
+/** The Markdown files under `dir`, relative to the root, sorted. */
+function markdownUnder(dir) {
+  return readdirSync(path.join(root, dir))
+    .flatMap((name) => {
+      const file = path.posix.join(dir, name);
+      if (statSync(path.join(root, file)).isDirectory()) return file === 'docs/reference' ? [] : markdownUnder(file);
+      return name.endsWith('.md') ? [file] : [];
+    })
+    .sort();
+}
+const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...markdownUnder('docs')];
 const work = path.join(root, '.readme-check');
 
 /** How the examples' pages read once served with their default settings. */
@@ -103,10 +120,85 @@ function missingLine(block, source) {
   return undefined;
 }
 
+/** GitHub's anchor of a heading: lower case, formatting and punctuation dropped, spaces as dashes. */
+function anchorOf(heading) {
+  const text = heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1');
+  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks), with GitHub's -1, -2 for repeats. */
+function anchors(file) {
+  const seen = new Map();
+  const found = new Set();
+  let fenced = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const anchor = anchorOf(heading[1]);
+    const count = seen.get(anchor) ?? 0;
+    seen.set(anchor, count + 1);
+    found.add(count ? `${anchor}-${count}` : anchor);
+  }
+  return found;
+}
+
+/** Relative links of a Markdown file (outside code blocks and inline code) that lead nowhere. */
+function brokenLinks(readme) {
+  const file = path.join(root, readme);
+  const broken = [];
+  let fenced = false;
+  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    if (fenced) return;
+    for (const [, target] of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      const [where, fragment] = target.split('#');
+      const resolved = where ? path.resolve(path.dirname(file), decodeURI(where)) : file;
+      if (!existsSync(resolved)) broken.push(`${readme}:${index + 1}: the link ${target} leads to no file`);
+      else if (fragment && resolved.endsWith('.md') && !anchors(resolved).has(fragment)) broken.push(`${readme}:${index + 1}: the link ${target}: no heading has the anchor #${fragment}`);
+    }
+  });
+  return broken;
+}
+
+/** The test files under test/, by file name (a citation names the file alone). */
+function testFiles(dir = 'test', found = new Map()) {
+  for (const name of readdirSync(path.join(root, dir))) {
+    const file = path.posix.join(dir, name);
+    if (name === 'node_modules' || name === 'frameworks') continue;
+    if (statSync(path.join(root, file)).isDirectory()) testFiles(file, found);
+    else if (/\.(spec|test|measure)\.ts$/.test(name)) found.set(name, [...(found.get(name) ?? []), file]);
+  }
+  return found;
+}
+
+/** Cited tests that do not exist: `name.spec.ts` › "title", "title"… up to the next `;` or cell. */
+function missingTests(readme, tests) {
+  const missing = [];
+  readFileSync(path.join(root, readme), 'utf8').split('\n').forEach((line, index) => {
+    for (const [, name, titles] of line.matchAll(/`(?:[\w/-]*\/)?([\w.-]+\.(?:spec|test|measure)\.ts)`((?:\s*›[^;|]*)?)/g)) {
+      const files = tests.get(name);
+      if (!files) {
+        missing.push(`${readme}:${index + 1}: cites ${name}, which is not a test file under test/`);
+        continue;
+      }
+      const text = files.map((file) => readFileSync(path.join(root, file), 'utf8')).join('\n');
+      for (const [, title] of titles.matchAll(/"([^"]+)"/g)) {
+        const words = title.replace(/…/g, '').trim();
+        if (!text.includes(words)) missing.push(`${readme}:${index + 1}: ${name} has no test titled "${title}"`);
+      }
+    }
+  });
+  return missing;
+}
+
 const problems = [];
 const toCheck = [];
+const tests = testFiles();
 const names = manifestNames();
 for (const readme of readmes) {
+  problems.push(...brokenLinks(readme), ...missingTests(readme, tests));
   for (const block of blocks(path.join(root, readme))) {
     const where = `${readme}:${block.line}`;
     if (block.from) {
@@ -175,8 +267,8 @@ if (toCheck.length) {
 const count = toCheck.length;
 if (problems.length) {
   console.error(problems.join('\n'));
-  console.error(`\n${problems.length} problem(s) in the README's code blocks`);
+  console.error(`\n${problems.length} problem(s) in the code blocks and links of ${readmes.length} Markdown file(s)`);
   process.exitCode = 1;
 } else {
-  console.log(`README code blocks ok: ${count} type-checked; the others found in the files they come from, or their names in the manifest`);
+  console.log(`${readmes.length} Markdown files ok (README.md, CONTRIBUTING.md, CHANGELOG.md, docs/): ${count} code blocks type-checked; the others found in the files they come from, or their names in the manifest; every relative link leads somewhere`);
 }

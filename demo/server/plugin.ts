@@ -68,7 +68,7 @@ export function callbackPageHeaders(captureCspHash: string): Record<string, stri
   };
 }
 
-/** The page that frames the game cross-origin isolated (COOP same-origin, COEP require-corp). */
+/** The page that frames the game cross-origin isolated (COOP same-origin, COEP credentialless or, with `?coep=require-corp`, require-corp). */
 export const ISOLATED_PATH = '/isolated.html';
 
 /** The site is light and dark (callback.html declares it too, after the capture). */
@@ -110,10 +110,14 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
           backend(req, res).catch(next);
           return;
         }
-        // The game page served as itch.io serves SharedArrayBuffer games: cross-origin isolated.
+        // The game page served as itch.io serves SharedArrayBuffer games: cross-origin isolated,
+        // with COEP credentialless (cross-origin resources load without cookies and need no
+        // Cross-Origin-Resource-Policy); `?coep=require-corp` serves the stricter variant, under
+        // which every cross-origin resource must send CORP, as some hosts still do.
         if (pathname === ISOLATED_PATH) {
+          const coep = new URL(req.url ?? '/', 'http://site.invalid').searchParams.get('coep') === 'require-corp' ? 'require-corp' : 'credentialless';
           res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-          res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+          res.setHeader('Cross-Origin-Embedder-Policy', coep);
         }
         if (pathname !== options.callbackPath || (req.method !== 'GET' && req.method !== 'HEAD')) {
           next();

@@ -1,6 +1,9 @@
 // A site with "Log in with itch.io" on one origin, with node:http only: the two pages, the
 // widget's two script files, the token handler at /auth/itch, and the session: a cookie
-// createSessions encrypts (no database), read at /me, ended at /logout.
+// createSessions encrypts (no database), read at /me, ended at /logout. And a framed game on a
+// second origin (GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone): its
+// popup login answers a game token, with which it saves at /api/progress and renews at
+// /api/renew; any game server checks game tokens with /.well-known/jwks.json alone.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -20,31 +23,56 @@ const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
 // __Host- cookie, though behind such a proxy the request itself is plain http.
 const PORT = Number(process.env.PORT ?? 3000);
 const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${PORT}`).origin;
+// Where the game is served from: another origin than the site's (localhost and 127.0.0.1 are two
+// sites to a browser), so the site's cookie is third-party in the game's frame, as on itch.io.
+const GAME_ORIGIN = new URL(process.env.GAME_ORIGIN ?? `http://localhost:${PORT}`).origin;
 
 // SESSION_SECRET encrypts the session cookies: set it in production (`openssl rand -base64 32`),
 // the same on every instance, and sessions outlive restarts. Without it, a random one for this
 // run only: a restart then signs everyone out.
 if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
-const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')] });
+const sessions = createSessions({
+  secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')],
+  allowedOrigins: [GAME_ORIGIN], // logins the game started get a game token, not the cookie; its API calls get CORS
+});
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
-  allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
+  allowedOrigins: [PUBLIC_ORIGIN, GAME_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme; the game's
   popup: true, // the login button's mode="popup"
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
 const file = (name) => new URL(name, import.meta.url);
 const widget = (name) => fileURLToPath(import.meta.resolve(`itch-oauth-widget/${name}`));
-const pages = { '/': file('public/index.html'), '/callback.html': file('public/callback.html') };
+const pages = { '/': file('public/index.html'), '/callback.html': file('public/callback.html'), '/play.html': file('public/play.html'), '/game/': file('public/game/index.html') };
 const scripts = { '/itch-oauth.iife.js': widget('itch-oauth.iife.js'), '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js') };
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+
+/** The game's saves, by itch.io user id (yours to keep in a database). */
+const progress = new Map();
+// The game's API: `route` answers the game origin's CORS preflights, and calls the handler only
+// with a valid game token (`allow: ['game']`: the site's cookie does not count here).
+const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
+  if (request.method === 'PUT') {
+    const { stars } = await request.json();
+    if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
+    progress.set(session.user.id, { stars });
+    return new Response(null, { status: 204 });
+  }
+  return Response.json({ progress: progress.get(session.user.id) ?? null });
+});
 
 async function app(request) {
   const url = new URL(request.url);
   if (url.pathname === '/auth/itch') return handleToken(request);
+  if (url.pathname === '/api/progress') return gameProgress(request);
+  // A fresh game token for a valid one, before it expires (never past the session's maxAge).
+  if (url.pathname === '/api/renew') return sessions.renew(request);
+  // The public keys that verify game tokens, for game servers (RFC 7517 section 5, a JWK Set).
+  if (url.pathname === '/.well-known/jwks.json') return Response.json(await sessions.jwks());
   if (url.pathname === '/me') {
     const session = await sessions.get(request);
     return session ? Response.json(session.user) : new Response(null, { status: 401 });
@@ -55,7 +83,8 @@ async function app(request) {
     const html = (await readFile(pages[url.pathname], 'utf8'))
       .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
       .replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL)
-      .replaceAll('%ORIGIN%', PUBLIC_ORIGIN);
+      .replaceAll('%ORIGIN%', PUBLIC_ORIGIN)
+      .replaceAll('%GAME_ORIGIN%', GAME_ORIGIN);
     const headers = url.pathname === '/callback.html' ? CALLBACK_HEADERS : {};
     return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
   }

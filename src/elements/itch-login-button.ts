@@ -23,14 +23,15 @@ import { styles } from './itch-login-button.styles.js';
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
  * @csspart label - The label's wrapper.
- * @cssproperty --itch-login-background - Background. Default #d63b3b (itch.io red, darkened to 4.6:1 contrast with white).
- * @cssproperty --itch-login-background-hover - Background on hover.
- * @cssproperty --itch-login-color - Text and icon colour.
- * @cssproperty --itch-login-radius - Corner radius.
- * @cssproperty --itch-login-font - Font shorthand.
- * @cssproperty --itch-login-focus-ring - Colour of the keyboard focus ring.
+ * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background: itch.io's red, darkened to 4.6:1 contrast with white (WCAG asks 4.5:1); lighter on a dark page.
+ * @cssproperty [--itch-login-background-hover=light-dark(#c93030, #ff8a8a)] - Background on hover.
+ * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text and icon colour.
+ * @cssproperty [--itch-login-radius=6px] - Corner radius.
+ * @cssproperty [--itch-login-font=inherit] - Font shorthand.
+ * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
 export class ItchLoginButton extends LitElement {
+  /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
   static override styles = styles;
 
   /** Client ID of the itch.io OAuth application. Required. */
@@ -73,7 +74,7 @@ export class ItchLoginButton extends LitElement {
   /** The popup login under way, if any. */
   private flow: LoginHandle | undefined;
 
-  /** Leaves the page for itch.io. Tests replace it. */
+  /** @internal Leaves the page for itch.io. Tests replace it. */
   navigate(url: string): void {
     location.assign(url);
   }

@@ -105,12 +105,13 @@ function whenParsed(): Promise<void> {
  * @csspart status - The message region.
  * @csspart retry - The "Try again" button.
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
- * @cssproperty --itch-login-background - Background of "Try again".
- * @cssproperty --itch-login-color - Text colour of "Try again".
- * @cssproperty --itch-login-error-color - Colour of error messages.
- * @cssproperty --itch-login-focus-ring - Colour of the keyboard focus ring.
+ * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
+ * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
+ * @cssproperty [--itch-login-error-color=light-dark(#b3261e, #ffb4ab)] - Colour of error messages.
+ * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
 export class ItchOAuthCallback extends LitElement {
+  /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
   static override styles = styles;
 
   /** Stay on the callback page after a successful login. */
@@ -124,12 +125,12 @@ export class ItchOAuthCallback extends LitElement {
 
   @state() private view: View = { kind: 'idle' };
 
-  /** Goes on to another page, leaving this one out of the history. Tests replace it. */
+  /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
     location.replace(url);
   }
 
-  /** Leaves for itch.io to log in again. Tests replace it. */
+  /** @internal Leaves for itch.io to log in again. Tests replace it. */
   navigate(url: string): void {
     location.assign(url);
   }

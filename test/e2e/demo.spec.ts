@@ -264,8 +264,10 @@ test('the browser game framed from another site logs in through a popup, shows t
   await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', { timeout: 15_000 });
 });
 
-test('the game framed on a cross-origin-isolated page logs in once the player confirms the code it shows in the login window', async ({ page, context }) => {
-  await page.goto(`${demo.url}/isolated.html`);
+for (const coep of ['credentialless', 'require-corp'] as const) {
+test(`the game framed on a cross-origin-isolated page (COEP ${coep}) logs in once the player confirms the code it shows in the login window`, async ({ page, context }) => {
+  const answer = await page.goto(`${demo.url}/isolated.html${coep === 'require-corp' ? '?coep=require-corp' : ''}`);
+  expect(answer?.headers()['cross-origin-embedder-policy']).toBe(coep);
   const game = page.frameLocator('iframe.game-frame');
   await expect(game.getByRole('button', { name: 'Log in to save' })).toBeEnabled();
   expect(await page.evaluate(() => crossOriginIsolated), 'the page is cross-origin isolated, as itch.io serves SharedArrayBuffer games').toBe(true);
@@ -280,6 +282,7 @@ test('the game framed on a cross-origin-isolated page logs in once the player co
   await popup.getByRole('button', { name: 'Approve' }).click();
   await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
 });
+}
 
 test('with severedOpener refuse, the game on a cross-origin-isolated page says why the login stopped, and nobody is logged in', async ({ page, context }) => {
   const refusing = await startDemo({ port: 0, logLevel: 'silent', severedOpener: 'refuse' });

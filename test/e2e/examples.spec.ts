@@ -4,11 +4,13 @@
 // server on a free port. For each: a redirect login, a popup login, a refusal that leaves one line
 // naming the reason in the server's log, the callback page's headers, pages that never repeat the
 // Host header, the session (createSessions: /me, the page's Log out, a logout another origin POSTs
-// refused, a session that outlives a restart with the same SESSION_SECRET), and (started again with
-// an https PUBLIC_ORIGIN, as behind a proxy that ends TLS) a Secure __Host- cookie though the
-// request is http.
+// refused, a session that outlives a restart with the same SESSION_SECRET), the framed game of
+// static-node and cloudflare-worker (another origin, its popup login's game token, its saves,
+// renewal and reloads), and (started again with an https PUBLIC_ORIGIN, as behind a proxy that
+// ends TLS) a Secure __Host- cookie though the request is http.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +47,7 @@ const EXAMPLES: Example[] = [
     // wrangler.jsonc's vars are the Worker's settings: the test's emulator replaces the default one.
     command: (port, itchUrl, publicOrigin) => [
       ...[process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
-      ...['--var', `ITCH_BASE_URL:${itchUrl}`, '--var', `PUBLIC_ORIGIN:${publicOrigin}`],
+      ...['--var', `ITCH_BASE_URL:${itchUrl}`, '--var', `PUBLIC_ORIGIN:${publicOrigin}`, '--var', `GAME_ORIGIN:http://localhost:${port}`],
     ],
     ready: /Ready on (http:\/\/\S+)/,
   },
@@ -271,6 +273,90 @@ for (const example of EXAMPLES) {
       test('type-checks with deno check against the packed types', () => {
         const checked = spawnSync(bin('deno'), ['check', 'main.ts'], { cwd: path.join(examples, 'deno'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
         expect(checked.status, checked.stderr).toBe(0);
+      });
+    }
+
+    if (example.name === 'static-node' || example.name === 'cloudflare-worker') {
+      // The framed game: on another site (localhost, the example's GAME_ORIGIN), framed by a
+      // third one (as itch.io's page frames html-classic.itch.zone), so the site's cookie is
+      // third-party in it. Its popup login answers a game token, with which it saves and loads at
+      // the site's /api/progress (CORS), renews it at /api/renew, and keeps it over a reload.
+      test('a framed game on another origin logs in with the popup, saves and loads with its game token, renews it, survives a reload', async ({ page, context }) => {
+        const origin = running!.origin;
+        const gameOrigin = origin.replace('127.0.0.1', 'localhost');
+        // A real server on loopback (Chromium's Local Network Access keeps a page of no address,
+        // as page.route makes, from framing loopback), on another origin than both.
+        const framer = createHttpServer((_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'text/html' }).end(`<iframe src="${gameOrigin}/game/" style="width: 800px; height: 500px"></iframe>`);
+        });
+        await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+                const framerUrl = `http://127.0.0.1:${(framer.address() as { port: number }).port}/`;
+        const calls: { path: string; status: number; authorization?: string | undefined; cookie?: string | undefined }[] = [];
+        page.on('response', async (response) => {
+          const url = new URL(response.url());
+          if (url.origin !== origin || !url.pathname.startsWith('/api/') || response.request().method() === 'OPTIONS') return;
+          const headers = await response.request().allHeaders();
+          calls.push({ path: url.pathname, status: response.status(), authorization: headers['authorization'], cookie: headers['cookie'] });
+        });
+        await page.goto(framerUrl);
+        const game = page.frameLocator('iframe');
+        const hello = `Hello, ${press.display_name ?? press.username}!`;
+        const logIn = async (where: typeof game | Page) => {
+          const opened = context.waitForEvent('page');
+          await where.getByRole('button', { name: 'Log in with itch.io to save' }).click();
+          await approve(await opened);
+          await expect(where.getByText(hello)).toBeVisible();
+        };
+        await logIn(game);
+        // What an earlier run saved (wrangler dev keeps the Worker's KV between runs), or nothing.
+        await expect(game.locator('#status')).toHaveText(/^(Nothing saved yet\.|Loaded: \d+ stars\.)$/);
+        const stars = Number(/\d+/.exec((await game.locator('#status').textContent())!)?.[0] ?? 0) + 3;
+        expect(await context.cookies(gameOrigin), 'no cookie for the game').toEqual([]);
+        for (let i = 0; i < 3; i++) await game.getByRole('button', { name: 'Catch a star' }).click();
+        await game.getByRole('button', { name: 'Save' }).click();
+        await expect(game.getByText(`Saved: ${stars} stars.`)).toBeVisible();
+
+        // This Chromium (a Playwright context is like an incognito window) denies a third-party
+        // frame its sessionStorage: the game keeps its token in memory only, so after a reload
+        // the player logs in again, and their saves are on the site.
+        const frame = page.frames().find((candidate) => candidate.url().startsWith(gameOrigin))!;
+        expect(await frame.evaluate(() => { try { return typeof sessionStorage.getItem('game-token'); } catch (error) { return (error as Error).name; } })).toBe('SecurityError');
+        await page.reload();
+        await expect(game.getByRole('button', { name: 'Log in with itch.io to save' })).toBeVisible();
+        await logIn(game);
+        await expect(game.getByText(`Loaded: ${stars} stars.`)).toBeVisible();
+
+        // Where the game's storage is allowed (here, opened as the page itself), it keeps the
+        // token over a reload: renewed at once, then its saves load.
+        await page.goto(`${gameOrigin}/game/`);
+        await logIn(page);
+        await expect(page.getByText(`Loaded: ${stars} stars.`)).toBeVisible();
+        const renewed = page.waitForResponse((response) => response.url() === `${origin}/api/renew` && response.request().method() === 'POST');
+        await page.reload();
+        expect((await renewed).status(), 'the kept token, renewed after the reload').toBe(200);
+        await expect(page.getByText(hello)).toBeVisible();
+        await expect(page.getByText(`Loaded: ${stars} stars.`)).toBeVisible();
+        await expect(page.locator('#stars')).toHaveText(String(stars));
+
+        // Every API call carried the game token, none a cookie of the site.
+        expect(calls.map((call) => `${call.path} ${call.status}`)).toEqual(['/api/progress 200', '/api/progress 204', '/api/progress 200', '/api/progress 200', '/api/renew 200', '/api/progress 200']);
+        for (const call of calls) {
+          expect(call.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+          expect(call.cookie).toBeUndefined();
+        }
+        const tokens = new Set(calls.map((call) => call.authorization));
+        expect(tokens.size, 'three logins and one renewal: four tokens').toBe(4);
+        const token = calls.at(-1)!.authorization!.slice('Bearer '.length);
+        // A game token does not open the site's own routes, and its API refuses no token and a forged one.
+        expect((await fetch(`${origin}/me`, { headers: { Authorization: `Bearer ${token}` } })).status, '/me is for the cookie').toBe(401);
+        expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin } })).status).toBe(401);
+        const [header, payload, signature] = token.split('.');
+        const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: String(gamer.id) })).toString('base64url');
+        expect((await fetch(`${origin}/api/progress`, { headers: { Authorization: `Bearer ${header}.${forged}.${signature}` } })).status).toBe(401);
+        // Game servers verify it with the site's JWK Set alone.
+        const keys = (await (await fetch(`${origin}/.well-known/jwks.json`)).json()) as { keys: { kty: string; crv: string }[] };
+        expect(keys.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+        framer.close();
       });
     }
 

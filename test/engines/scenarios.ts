@@ -405,7 +405,50 @@ const framedStartedFrom: Scenario = {
   },
 };
 
-export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, framedStartedFrom, popupClosed];
+/** The demo's framed game, logged in through its popup: the game's view of the stars it carries. */
+async function framedDemoGameLogin(session: Session, demoUrl: string, emulatorUrl: string, userId: number): Promise<void> {
+  // A load of the page, also when it is open already (a goto to the same address with a fragment would not reload it).
+  await session.goto('about:blank');
+  await session.goto(`${demoUrl}/#play`);
+  const [main] = await session.windows();
+  await session.enterFrame('iframe.game-frame');
+  await waitFor('the game to be ready', () => session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['ready'] === 'true'));
+  await buttonReady(session, 'itch-login-button');
+  const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
+  await session.switchToWindow(popup);
+  await approveOnConsentPage(session, emulatorUrl, userId);
+  await session.switchToWindow(main!);
+  await session.enterFrame('iframe.game-frame');
+  await waitFor('the game to be signed in', () => session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['signedIn'] === 'true'), 20_000);
+}
+
+const framedGameProgress: Scenario = {
+  name: "framed demo game (another site) saves and loads its progress through the site's API with its game token, over a reload and a second login",
+  async run(session, context) {
+    const demo = await context.demo();
+    const emulator = demo.emulator!;
+    // A player no other scenario logs in with in the game, and another per engine column would
+    // share the demo's saves: the count is read, never assumed.
+    const player = C.users.newcomer;
+    await framedDemoGameLogin(session, demo.url, emulator.url, player);
+    const status = await waitForText(session, '[data-status]', 'the load of the saves', (text) => /^(Signed in\.|Welcome back)/.test(text));
+    const before = Number(await session.evaluate(() => document.querySelector('[data-stars]')!.textContent));
+    if (status.startsWith('Welcome back')) assert.match(status, new RegExp(`your ${before} saved stars`));
+    for (let i = 0; i < 3; i++) await session.click('[data-catch]');
+    await session.click('[data-save]');
+    // The save is a PUT to /api/game/progress, which only a game token opens (`route({ allow: ['game'] })`).
+    await waitForText(session, '[data-status]', 'the save', (text) => text === `Saved: ${before + 3} stars.`);
+
+    // The game keeps its token in memory: a reload of the page logs it out, its saves stay on the site.
+    await session.leaveFrames();
+    await framedDemoGameLogin(session, demo.url, emulator.url, player);
+    await waitForText(session, '[data-status]', 'the saves, loaded with the new game token', (text) => text === `Welcome back: your ${before + 3} saved stars are here.`);
+    assert.equal(await session.evaluate(() => document.querySelector('[data-stars]')!.textContent), String(before + 3));
+    await session.leaveFrames();
+  },
+};
+
+export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, framedStartedFrom, popupClosed, framedGameProgress];
 
 /** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
 const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';

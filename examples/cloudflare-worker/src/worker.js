@@ -1,7 +1,10 @@
 // "Log in with itch.io" on Cloudflare Workers: the pages are static assets, the widget's two
 // script files are bundled in, the token endpoint (/auth/itch) runs inside one Durable Object,
 // and the Worker itself reads (/me) and ends (/logout) the sessions: cookies createSessions
-// encrypts with SESSION_SECRET, which any instance opens without asking anyone.
+// encrypts with SESSION_SECRET, which any instance opens without asking anyone. The framed game
+// (public/game/, served for GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone)
+// logs in with a popup and gets a game token, which the Worker checks itself at /api/progress (its
+// saves in Workers KV) and renews at /api/renew; game servers check it with /.well-known/jwks.json.
 //
 // Why a Durable Object: a popup login waits on the server until the page that opened the popup
 // collects it; the first deposit must win and the outcome be collected once. Workers KV is
@@ -23,12 +26,38 @@ const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'n
 // dev value; deployed, a secret) derives the same keys in every instance, so a cookie the Durable
 // Object sets at login is opened by any Worker instance, with no round trip.
 let sessions;
-const sessionsOf = (env) => (sessions ??= createSessions({ secrets: [env.SESSION_SECRET] }));
+const sessionsOf = (env) =>
+  (sessions ??= createSessions({
+    secrets: [env.SESSION_SECRET],
+    allowedOrigins: [new URL(env.GAME_ORIGIN).origin], // the game's logins get a game token, its API calls CORS
+  }));
+
+// The game's API: `route` answers the game origin's CORS preflights and calls the handler only with
+// a valid game token (`allow: ['game']`: the site's cookie does not count here).
+let gameProgress;
+const gameProgressOf = (env) =>
+  (gameProgress ??= sessionsOf(env).route({ allow: ['game'] }, async (request, session) => {
+    const key = `progress:${session.user.id}`;
+    if (request.method === 'PUT') {
+      const { stars } = await request.json();
+      if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
+      await env.PROGRESS.put(key, JSON.stringify({ stars }));
+      return new Response(null, { status: 204 });
+    }
+    return Response.json({ progress: await env.PROGRESS.get(key, 'json') });
+  }));
 
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     if (url.pathname === '/auth/itch') return env.TOKEN_ENDPOINT.get(env.TOKEN_ENDPOINT.idFromName('itch-oauth')).fetch(request);
+    // In the Worker itself, no round trip to the Durable Object: the game token is checked with keys
+    // derived from SESSION_SECRET.
+    if (url.pathname === '/api/progress') return gameProgressOf(env)(request);
+    // A fresh game token for a valid one, before it expires (never past the session's maxAge).
+    if (url.pathname === '/api/renew') return sessionsOf(env).renew(request);
+    // The public keys that verify game tokens, for game servers (RFC 7517 section 5, a JWK Set).
+    if (url.pathname === '/.well-known/jwks.json') return Response.json(await sessionsOf(env).jwks());
     if (url.pathname === '/me') {
       const session = await sessionsOf(env).get(request);
       return session ? Response.json(session.user) : new Response(null, { status: 401 });
@@ -43,7 +72,8 @@ export default {
     const html = (await asset.text())
       .replaceAll('%ITCH_CLIENT_ID%', env.ITCH_CLIENT_ID)
       .replaceAll('%ITCH_BASE_URL%', env.ITCH_BASE_URL)
-      .replaceAll('%ORIGIN%', new URL(env.PUBLIC_ORIGIN).origin);
+      .replaceAll('%ORIGIN%', new URL(env.PUBLIC_ORIGIN).origin)
+      .replaceAll('%GAME_ORIGIN%', new URL(env.GAME_ORIGIN).origin);
     const headers = new Headers(asset.headers);
     if (url.pathname.startsWith('/callback')) for (const [name, value] of Object.entries(CALLBACK_HEADERS)) headers.set(name, value);
     return new Response(html, { status: asset.status, headers });
@@ -61,7 +91,7 @@ export class TokenEndpoint extends DurableObject {
       applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
       baseUrl: env.ITCH_BASE_URL,
       apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
-      allowedOrigins: [publicOrigin], // the Origin browsers send, should a proxy change the host or scheme
+      allowedOrigins: [publicOrigin, new URL(env.GAME_ORIGIN).origin], // the Origin browsers send, should a proxy change the host or scheme; the game's
       popup: true, // the login button's mode="popup"
       store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
       onLogin: sessionsOf(env).onLogin, // the session cookie (HttpOnly, SameSite=Lax); nothing stored
