@@ -2,11 +2,12 @@
  * The options of a loopback desktop login, and their checks.
  */
 import { ItchOAuthError } from '../core/errors.js';
+import type { loginWithLoopback } from './loopback.js';
 
-/** How long `loginWithLoopback` waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
+/** How long {@link loginWithLoopback} waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** Options of `loginWithLoopback`. */
+/** Options of {@link loginWithLoopback}. */
 export interface LoopbackLoginOptions {
   /** Client ID of the itch.io OAuth application. */
   clientId: string;
