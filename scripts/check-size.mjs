@@ -17,7 +17,7 @@ const budgets = [
   // login(): about 700 B, for which the budget grew from 12 to 13 KiB), and the popup's binding to
   // the page that opened it (the start URL, the answer to the start page's check, the wait for a
   // popup that window.open could not return, the code view, the refusal codes in words: about
-  // 600 B, for which it grew to 14 KiB; issue 16).
+  // 600 B, for which it grew to 14 KiB).
   ['dist/itch-oauth.iife.js', 14317],
 ];
 

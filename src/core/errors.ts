@@ -1,5 +1,5 @@
 /**
- * The stable error codes of the package (see the public contract). Apps branch on `code`,
+ * The stable error codes of the package (each explained in docs/reference/errors.md). Apps branch on `code`,
  * never on `message`.
  */
 export const ERROR_CODES = [

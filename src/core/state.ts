@@ -91,12 +91,7 @@ export function popupCodeOf(state: string): string {
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 function storageError(action: string, cause: unknown): ItchOAuthError {
-  const error = new ItchOAuthError(
-    'config_invalid',
-    `cannot ${action} the login state: browser storage is unavailable (private mode or storage disabled?)`,
-  );
-  (error as { cause?: unknown }).cause = cause;
-  return error;
+  return new ItchOAuthError('config_invalid', `cannot ${action} the login state: browser storage is unavailable (private mode or storage disabled?)`, { cause });
 }
 
 function isFlowRecord(value: unknown): value is FlowRecord {

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
 import { fromItchApp, ITCH_APP_KEY_VARIABLE } from './from-itch-app.js';
-import { DEFAULT_LOGIN_TIMEOUT_MS, loginWithLoopback } from './loopback.js';
+import { loginWithLoopback } from './loopback.js';
+import { DEFAULT_LOGIN_TIMEOUT_MS } from './loopback-options.js';
 import { loginOutOfBand } from './out-of-band.js';
 import type { DesktopLoginResult } from './verify.js';
 

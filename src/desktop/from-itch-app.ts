@@ -1,6 +1,6 @@
 import { ItchOAuthError } from '../core/errors.js';
 import { createItchClient, type ItchClient } from '../server/client.js';
-import { ItchApiError } from '../server/errors.js';
+import { isRefusedByItch, ItchApiError } from '../server/errors.js';
 import { parseItchDate, type User } from '../server/schemas.js';
 
 /** Options of {@link fromItchApp}. */
@@ -97,7 +97,7 @@ function refusal(error: unknown, signal: AbortSignal | undefined): unknown {
   if (error instanceof ItchOAuthError) return error;
   if (!(error instanceof ItchApiError)) return error;
   if (error.code === 'aborted') return signal?.reason ?? error;
-  if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
+  if (isRefusedByItch(error)) {
     const why = error.errors.some((message) => /expired/i.test(message))
       ? 'the key the itch app passed has expired: launch the game again from the itch app'
       : `itch.io refused the key in ${ITCH_APP_KEY_VARIABLE} (${error.errors.join('; ')})`;

@@ -5,7 +5,8 @@
  * itch.io shows the key to paste. Try them in that order.
  * @see https://itch.io/docs/api/oauth
  */
-export { loginWithLoopback, DEFAULT_LOGIN_TIMEOUT_MS, type LoopbackLoginOptions } from './loopback.js';
+export { loginWithLoopback } from './loopback.js';
+export { DEFAULT_LOGIN_TIMEOUT_MS, type LoopbackLoginOptions } from './loopback-options.js';
 export { loginOutOfBand, type OutOfBandLoginOptions } from './out-of-band.js';
 export { fromItchApp, ITCH_APP_KEY_VARIABLE, ITCH_APP_EXPIRY_VARIABLE, type FromItchAppOptions, type ItchAppLogin } from './from-itch-app.js';
 export type { DesktopLoginResult } from './verify.js';

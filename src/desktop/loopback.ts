@@ -1,223 +1,23 @@
-import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
-import { assertRedirectUri, buildAuthorizeUrl, OOB_REDIRECT_URI } from '../core/authorize-url.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { buildAuthorizeUrl } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
 import { parseCallbackFragment, type CallbackResponse } from '../core/fragment.js';
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import { createState } from '../core/state.js';
-import { CALLBACK_PAGE_CSP, CALLBACK_PAGE_HTML, COMMON_HEADERS } from './callback-page.js';
+import { CALLBACK_PAGE_CSP, CALLBACK_PAGE_HTML } from './callback-page.js';
+import { answer, hasCookie, readBody, refuse, sameSecret, send } from './loopback-http.js';
+import { bindMessage, closeServers, isBindError, listen, parseLoopbackRedirectUri } from './loopback-listener.js';
 import { loginOutOfBand } from './out-of-band.js';
+import { readTimeout, type LoopbackLoginOptions } from './loopback-options.js';
 import { verifyAccessToken, type DesktopLoginResult } from './verify.js';
-
-/** How long {@link loginWithLoopback} waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
-export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
-
-/** Largest callback POST accepted (a fragment is at most 4096 characters). */
-const MAX_BODY_BYTES = 8192;
-
-/** Options of {@link loginWithLoopback}. */
-export interface LoopbackLoginOptions {
-  /** Client ID of the itch.io OAuth application. */
-  clientId: string;
-  /**
-   * The application's registered loopback redirect URI, exactly: `http://127.0.0.1:<port>[/<path>]`,
-   * `http://[::1]:<port>[/<path>]` or `http://localhost:<port>[/<path>]`. The login listens on
-   * that address and port only.
-   */
-  redirectUri: string;
-  /** Space-separated scopes, or a list of them. Default `profile:me`. */
-  scope?: string | readonly string[] | undefined;
-  /** Where itch.io lives (authorization page). Default `https://itch.io`. */
-  baseUrl?: string | undefined;
-  /** Where itch.io's OAuth API lives (credentials/info). Default `https://api.itch.io`. */
-  apiBaseUrl?: string | undefined;
-  /**
-   * Opens the login in the browser. It receives the one-time start address on the listener
-   * (`http://127.0.0.1:<port>/itch-oauth-start/<nonce>`), never the itch.io authorization URL:
-   * whatever it runs has that address on its command line, which other local users can read.
-   * Default: the system browser, with the `open` package.
-   */
-  openBrowser?: ((url: string) => unknown) | undefined;
-  /**
-   * The out-of-band fallback for when the port cannot be bound: shows the URL and resolves to the
-   * key the user pasted (see `loginOutOfBand`). The application must also have
-   * `urn:ietf:wg:oauth:2.0:oob` among its redirect URIs.
-   */
-  readKey?: ((url: string) => string | Promise<string>) | undefined;
-  /** Stops the login: the listener closes and the promise rejects with the signal's reason. */
-  signal?: AbortSignal | undefined;
-  /**
-   * How long to wait for the answer, in milliseconds. Default {@link DEFAULT_LOGIN_TIMEOUT_MS}.
-   * itch.io sends nothing back when the user clicks Deny, so this is how a refusal ends.
-   */
-  timeoutMs?: number | undefined;
-}
-
-/** Where a loopback login listens, from its redirect URI. */
-interface LoopbackTarget {
-  redirectUri: string;
-  /** Interfaces to bind: one address, or both loopback families for `localhost`. */
-  hosts: string[];
-  port: number;
-  /** The only `Host` header answered (DNS rebinding defence). */
-  host: string;
-  /** The only `Origin` accepted. */
-  origin: string;
-  /** Path and query of the redirect URI, as a browser requests them. */
-  target: string;
-  /** Path of the redirect URI, for the login cookie's `Path`. */
-  cookiePath: string;
-}
 
 /** Where the one-time start address lives on the listener: this prefix and the nonce. */
 const START_PREFIX = '/itch-oauth-start/';
-
-function parseLoopbackRedirectUri(value: string): LoopbackTarget {
-  if (value === OOB_REDIRECT_URI) {
-    throw new ItchOAuthError('config_invalid', 'redirect-uri is the out-of-band URI: use loginOutOfBand for it');
-  }
-  const url = new URL(assertRedirectUri(value));
-  const bare = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const hosts =
-    bare === 'localhost'
-      ? ['127.0.0.1', '::1']
-      : (isIP(bare) === 4 && bare.startsWith('127.')) || (isIP(bare) === 6 && bare === '::1')
-        ? [bare]
-        : undefined;
-  if (url.protocol !== 'http:' || hosts === undefined) {
-    throw new ItchOAuthError(
-      'config_invalid',
-      `redirect-uri must be a loopback http address (http://127.0.0.1:PORT/…, http://[::1]:PORT/… or http://localhost:PORT/…), got ${JSON.stringify(value)}`,
-    );
-  }
-  return {
-    redirectUri: value,
-    hosts,
-    port: url.port === '' ? 80 : Number(url.port),
-    host: url.host,
-    origin: url.origin,
-    target: url.pathname + url.search,
-    // A path with `;` or a control character cannot be a cookie's Path: the cookie then covers `/`.
-    cookiePath: /^\/[!-:<-~]*$/.test(url.pathname) ? url.pathname : '/',
-  };
-}
-
-const BIND_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL', 'EPERM']);
-
-function isBindError(error: unknown): error is NodeJS.ErrnoException {
-  return BIND_ERRORS.has((error as NodeJS.ErrnoException | undefined)?.code ?? '');
-}
-
-function bindMessage(error: NodeJS.ErrnoException, target: LoopbackTarget): string {
-  const why =
-    error.code === 'EADDRINUSE'
-      ? 'another program is using this port'
-      : error.code === 'EADDRNOTAVAIL'
-        ? 'this computer has no such loopback address'
-        : 'the system or a firewall refuses it';
-  const address = `${(error as { address?: string }).address ?? target.hosts[0]}:${target.port}`;
-  return (
-    `cannot listen on ${address} (${error.code}: ${why}) for the redirect URI ${target.redirectUri}. ` +
-    'Close the program that holds the port, or register another loopback redirect URI with a free port ' +
-    `for this OAuth application; with readKey, ${OOB_REDIRECT_URI} is used instead when the port is taken.`
-  );
-}
-
-function closeServers(servers: readonly Server[]): Promise<void> {
-  return Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    ),
-  ).then(() => undefined);
-}
-
-async function listen(target: LoopbackTarget, handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server[]> {
-  const servers: Server[] = [];
-  try {
-    for (const host of target.hosts) {
-      const server = createServer(handler);
-      server.requestTimeout = 30_000;
-      server.headersTimeout = 10_000;
-      try {
-        await new Promise<void>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen({ port: target.port, host, exclusive: true }, () => {
-            server.off('error', reject);
-            resolve();
-          });
-        });
-      } catch (error) {
-        // `localhost` on a machine without IPv6: 127.0.0.1 alone is enough.
-        const code = (error as NodeJS.ErrnoException).code;
-        if (target.hosts.length > 1 && host === '::1' && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')) continue;
-        throw error;
-      }
-      servers.push(server);
-    }
-  } catch (error) {
-    await closeServers(servers);
-    throw error;
-  }
-  return servers;
-}
 
 async function openSystemBrowser(url: string): Promise<void> {
   const { default: open } = await import('open');
   const child = await open(url);
   child.once('error', () => undefined);
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function send(response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): Promise<void> {
-  return new Promise((resolve) => {
-    // A connection the listener closed (the login ended meanwhile) never finishes writing.
-    response.once('close', () => resolve());
-    response.writeHead(status, { ...COMMON_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...extra });
-    response.end(body, () => resolve());
-  });
-}
-
-/** Whether the `Cookie` header carries `name` with the value `value` (any of its copies). */
-function hasCookie(header: string | undefined, name: string, value: string): boolean {
-  let found = false;
-  for (const pair of (header ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name && sameSecret(pair.slice(at + 1).trim(), value)) found = true;
-  }
-  return found;
-}
-
-/** The words the callback page shows: a heading and a sentence. */
-interface PageAnswer {
-  title: string;
-  message: string;
-}
-
-const answer = (response: ServerResponse, status: number, words: PageAnswer, extra?: Record<string, string>): Promise<void> =>
-  send(response, status, 'application/json; charset=utf-8', JSON.stringify(words), extra);
-
-const refuse = (response: ServerResponse, status: number, reason: string): Promise<void> =>
-  send(response, status, 'text/plain; charset=utf-8', `${reason}\n`);
-
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function describeError(response: Extract<CallbackResponse, { type: 'error' }>): ItchOAuthError {
@@ -295,10 +95,7 @@ function describeError(response: Extract<CallbackResponse, { type: 'error' }>): 
  */
 export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<DesktopLoginResult> {
   const target = parseLoopbackRedirectUri(options.redirectUri);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2 ** 31 - 1) {
-    throw new ItchOAuthError('config_invalid', `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
-  }
+  const timeoutMs = readTimeout(options.timeoutMs);
   const { signal } = options;
   signal?.throwIfAborted();
   const state = createState();

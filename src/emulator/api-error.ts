@@ -2,7 +2,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
  * The error messages the emulator's API answers with, in `{ "errors": [message] }`. The strings
- * marked "itch.io" are itch.io's own (spec section 7 and the recorded fixtures); the others are
+ * marked "itch.io" are itch.io's own (its documentation and the recorded fixtures); the others are
  * the emulator's wording where itch.io's is not documented.
  */
 export const API_ERRORS = {
@@ -18,9 +18,9 @@ export const API_ERRORS = {
   invalidGame: 'invalid game',
   /** 404: no such endpoint (itch.io). */
   invalidEndpoint: 'invalid api endpoint',
-  /** 400: download_keys, the key is invalid, revoked or for another game (itch.io, spec 4A rule 9). */
+  /** 400: download_keys, the key is invalid, revoked or for another game (itch.io). */
   invalidDownloadKey: 'invalid download key',
-  /** 404: download_keys, the user or address has neither bought nor claimed the game (itch.io, spec 4A rule 10). */
+  /** 404: download_keys, the user or address has neither bought nor claimed the game (itch.io). */
   noDownloadKeyFound: 'no download key found',
 } as const;
 

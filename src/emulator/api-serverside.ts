@@ -28,7 +28,7 @@ export const SERVERSIDE_SCOPES = {
 } as const;
 
 /**
- * Authenticates `/api/1/<KEY>/…` by spec 5.1's three forms: `key` + `Authorization: Bearer
+ * Authenticates `/api/1/<KEY>/…` by itch.io's three forms: `key` + `Authorization: Bearer
  * <API key>`, `jwt` + `Authorization: Bearer <JWT>` (refused from its `expires_at` on), or the
  * API key itself as the path segment.
  */

@@ -4,8 +4,8 @@
  *
  * ## Endpoints
  *
- * - `GET /user/oauth`: the authorization page (spec 5.3); see {@link authorizationPages}.
- * - `/api/1/<KEY>/…`: the server-side API (spec table A), dates `YYYY-MM-DD HH:MM:ss` (UTC);
+ * - `GET /user/oauth`: the authorization page (https://itch.io/docs/api/oauth); see {@link authorizationPages}.
+ * - `/api/1/<KEY>/…`: the server-side API (https://itch.io/docs/api/serverside), dates `YYYY-MM-DD HH:MM:ss` (UTC);
  *   `<KEY>` is an API key, or `key` / `jwt` with `Authorization: Bearer …`.
  * - `/api/…`: what itch.io serves on `https://api.itch.io/…` (the emulator's `apiUrl`): the
  *   OAuth-scoped endpoints, credentials/info and the current server-side API, with
@@ -41,7 +41,7 @@
  * ## Scopes
  *
  * Unscoped API keys reach every endpoint. Scoped credentials (OAuth access tokens, JWTs) need a
- * scope that includes the endpoint's (a scope includes its subscopes, spec 5.2): see
+ * scope that includes the endpoint's (a scope includes its subscopes): see
  * {@link SERVERSIDE_SCOPES} and {@link OAUTH_API_SCOPES}. credentials/info needs none and lists
  * `scopes` (empty for an unscoped key), with `type`, `oauth_application_id` for access tokens and
  * `expires_at` for JWTs.
@@ -65,6 +65,7 @@ import { parseScopes } from '../core/scopes.js';
 import { createEmulatorApp } from './app.js';
 import { OWNED_KEYS_PER_PAGE } from './api-oauth.js';
 import { DEFAULT_SEED } from './default-seed.js';
+import { EmulatorError } from './emulator-error.js';
 import type { DenyBehaviour } from './oauth-page.js';
 import { loadSeed, type SeedInput } from './seed.js';
 import { EmulatorStore } from './store.js';
@@ -73,7 +74,9 @@ export { createEmulatorApp, type EmulatorAppOptions } from './app.js';
 export { OAUTH_API_SCOPES, OWNED_KEYS_PER_PAGE } from './api-oauth.js';
 export { SERVERSIDE_SCOPES } from './api-serverside.js';
 export { API_ERRORS } from './api-error.js';
-export { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS, DEFAULT_SEED_OWNERS } from './default-seed.js';
+export { DEFAULT_SEED } from './default-seed.js';
+export { EmulatorError, type EmulatorErrorCode } from './emulator-error.js';
+export { DEFAULT_SEED_CREDENTIALS, DEFAULT_SEED_OWNERS } from './default-seed-credentials.js';
 export { authorizationPages, checkAuthorizationRequest, type DenyBehaviour } from './oauth-page.js';
 export { EmulatorSeedError, loadSeed, parseSeed, seedSchema, type Seed, type SeedInput } from './seed.js';
 export { AUTHORIZATION_REQUEST_LIFETIME_MS, EmulatorStore } from './store.js';
@@ -155,18 +158,20 @@ export function isLoopbackHost(host: string): boolean {
  * await emulator.close();
  * ```
  * @throws EmulatorSeedError when the seed is invalid (the message names the bad path).
- * @throws Error for a non-loopback host without the opt-out, or when the port is taken.
+ * @throws EmulatorError `invalid_option` for a non-loopback host without the opt-out; the
+ *   listener's own error when the port is taken.
  */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && options.dangerouslyAllowNonLoopbackHost !== true) {
-    throw new Error(
+    throw new EmulatorError(
+      'invalid_option',
       `refusing to listen on ${host}: the emulator accepts well-known keys and must stay on a loopback address ` +
         '(127.0.0.1, ::1, localhost). Pass dangerouslyAllowNonLoopbackHost: true to expose it anyway.',
     );
   }
   const perPage = options.ownedKeysPerPage ?? OWNED_KEYS_PER_PAGE;
-  if (!Number.isInteger(perPage) || perPage < 1) throw new Error(`ownedKeysPerPage must be a positive integer, got ${perPage}`);
+  if (!Number.isInteger(perPage) || perPage < 1) throw new EmulatorError('invalid_option', `ownedKeysPerPage must be a positive integer, got ${perPage}`);
 
   const seed = await loadSeed(options.data ?? DEFAULT_SEED);
   const store = new EmulatorStore(seed, options.now);
@@ -184,7 +189,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     });
   });
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the emulator is not listening on a TCP port');
+  if (address === null || typeof address === 'string') throw new EmulatorError('not_listening', 'the emulator is not listening on a TCP port');
   const urlHost = isIP(address.address) === 6 ? `[${address.address}]` : host === 'localhost' ? 'localhost' : address.address;
   const url = `http://${urlHost}:${address.port}`;
 
@@ -201,7 +206,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       }),
     issueToken({ userId, clientId, scopes }) {
       const application = store.applicationByClientId(clientId);
-      if (application === undefined) throw new Error(`no OAuth application with client id ${JSON.stringify(clientId)}`);
+      if (application === undefined) throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
       return store.issueAccessToken(userId, application, parseScopes(scopes)).key;
     },
     issueJwt({ userId, scopes, expiresAt }) {

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
+import { EmulatorError } from './emulator-error.js';
+import { checkRelations } from './seed-relations.js';
 
 /**
  * The data an emulator starts from: users, their games, purchases, download keys, OAuth
@@ -9,7 +11,7 @@ import { OOB_REDIRECT_URI } from '../core/authorize-url.js';
  * Relations are checked at start: a purchase for an unknown game, or a key whose purchase is
  * for another game, is refused with the path of the bad entry.
  *
- * Modelling choices, from the spec (`itch-api.md` section 4A):
+ * Modelling choices, from itch.io's rules for download keys and purchases (https://itch.io/docs/api/serverside):
  * - a download key with a `purchase_id` comes from that purchase; one without is a claim;
  * - a purchase no download key points to is a donation;
  * - only purchases with `status: "complete"` are ever returned;
@@ -170,6 +172,9 @@ const seedObjectSchema = z.strictObject({
 /** Zod schema of a seed; `z.input` of it is what a seed file holds. */
 export const seedSchema = seedObjectSchema.superRefine(checkRelations);
 
+/** A seed whose every entry is valid on its own, before the rules across entries. */
+export type SeedObject = z.output<typeof seedObjectSchema>;
+
 /** A seed as written (JSON), before defaults are applied. */
 export type SeedInput = z.input<typeof seedSchema>;
 /** A validated seed, defaults applied and dates parsed. */
@@ -179,10 +184,6 @@ export type UserRecord = Seed['users'][number];
 export type GameRecord = Seed['games'][number];
 export type PurchaseRecord = Seed['purchases'][number];
 
-/** The games a purchase bought: its bundle's, or its one game. */
-export function purchasedGames(purchase: Pick<PurchaseRecord, 'game_id' | 'bundle_game_ids'>): number[] {
-  return purchase.bundle_game_ids ?? [purchase.game_id];
-}
 export type DownloadKeyRecord = Seed['download_keys'][number];
 export type CollectionRecord = Seed['collections'][number];
 export type RewardRecord = Seed['rewards'][number];
@@ -192,8 +193,12 @@ export type ApiKeyRecord = Seed['api_keys'][number];
 export type JwtRecord = Seed['jwts'][number];
 
 /** Thrown when a seed cannot be read or is invalid; the message names the bad entries by path. */
-export class EmulatorSeedError extends Error {
+export class EmulatorSeedError extends EmulatorError {
   override name = 'EmulatorSeedError';
+
+  constructor(message: string) {
+    super('invalid_seed', message);
+  }
 }
 
 /**
@@ -228,121 +233,4 @@ export async function loadSeed(data: unknown): Promise<Seed> {
     throw new EmulatorSeedError(`Emulator seed file ${data} is not valid JSON: ${(error as Error).message}`);
   }
   return parseSeed(json, data);
-}
-
-/** Cross-entry rules zod cannot express per field: unique ids and values, and references. */
-function checkRelations(seed: z.output<typeof seedObjectSchema>, ctx: z.RefinementCtx): void {
-  const issue = (path: (string | number)[], message: string): void => {
-    ctx.addIssue({ code: 'custom', path, message });
-  };
-  const unique = <T>(list: readonly T[], key: (item: T) => unknown, name: string, field: string): void => {
-    const seen = new Set<unknown>();
-    list.forEach((item, index) => {
-      const value = key(item);
-      if (seen.has(value)) issue([name, index, field], `duplicate ${field} ${JSON.stringify(value)}`);
-      seen.add(value);
-    });
-  };
-  const ids = <T extends { id: number }>(list: readonly T[]): Map<number, T> => new Map(list.map((item) => [item.id, item]));
-  const users = ids(seed.users);
-  const games = ids(seed.games);
-  const purchases = ids(seed.purchases);
-  const rewards = ids(seed.rewards);
-  const applications = ids(seed.oauth_applications);
-  const refer = (map: Map<number, unknown>, value: number | undefined, path: (string | number)[], what: string): void => {
-    if (value !== undefined && !map.has(value)) issue(path, `no ${what} with id ${value}`);
-  };
-
-  for (const name of [
-    'users',
-    'games',
-    'purchases',
-    'download_keys',
-    'collections',
-    'rewards',
-    'reward_claims',
-    'oauth_applications',
-    'api_keys',
-  ] as const) {
-    unique<{ id: number }>(seed[name], (item) => item.id, name, 'id');
-  }
-  unique(seed.users, (user) => user.username.toLowerCase(), 'users', 'username');
-  unique(seed.download_keys, (key) => key.key, 'download_keys', 'key');
-  unique(seed.oauth_applications, (app) => app.client_id, 'oauth_applications', 'client_id');
-  unique(seed.api_keys, (key) => key.key, 'api_keys', 'key');
-  unique(seed.jwts, (jwt) => jwt.token, 'jwts', 'token');
-
-  const verifiedBy = new Map<string, number>();
-  seed.users.forEach((user, u) => {
-    user.emails.forEach((email, e) => {
-      const address = email.address.toLowerCase();
-      const owner = verifiedBy.get(address);
-      if (email.verified && owner !== undefined) {
-        issue(['users', u, 'emails', e, 'address'], `${email.address} is already a verified address of user ${owner}`);
-      }
-      if (email.verified) verifiedBy.set(address, user.id);
-    });
-  });
-
-  seed.games.forEach((game, i) => {
-    refer(users, game.user_id, ['games', i, 'user_id'], 'user');
-    game.editor_ids.forEach((editor, e) => refer(users, editor, ['games', i, 'editor_ids', e], 'user'));
-    if (game.published && game.published_at === undefined) {
-      issue(['games', i, 'published_at'], 'a published game needs published_at');
-    }
-  });
-  seed.purchases.forEach((purchase, i) => {
-    refer(games, purchase.game_id, ['purchases', i, 'game_id'], 'game');
-    refer(users, purchase.user_id, ['purchases', i, 'user_id'], 'user');
-    purchase.bundle_game_ids?.forEach((game, g) => refer(games, game, ['purchases', i, 'bundle_game_ids', g], 'game'));
-    if ((purchase.purchase_type === 'bundle') !== (purchase.bundle_game_ids !== undefined)) {
-      issue(['purchases', i, 'bundle_game_ids'], 'a bundle purchase, and only a bundle purchase, lists its bundle_game_ids');
-    } else if (purchase.bundle_game_ids !== undefined && !purchase.bundle_game_ids.includes(purchase.game_id)) {
-      issue(['purchases', i, 'game_id'], `game ${purchase.game_id} is not in the purchase's bundle_game_ids`);
-    }
-  });
-  const keyForPurchase = new Map<string, number>();
-  seed.download_keys.forEach((key, i) => {
-    refer(games, key.game_id, ['download_keys', i, 'game_id'], 'game');
-    refer(users, key.user_id, ['download_keys', i, 'user_id'], 'user');
-    if (key.purchase_id === undefined) {
-      if (key.user_id === undefined) issue(['download_keys', i, 'user_id'], 'a claimed key (no purchase_id) needs its user_id');
-      return;
-    }
-    const purchase = purchases.get(key.purchase_id);
-    if (purchase === undefined) {
-      issue(['download_keys', i, 'purchase_id'], `no purchase with id ${key.purchase_id}`);
-    } else if (!purchasedGames(purchase).includes(key.game_id)) {
-      issue(['download_keys', i, 'purchase_id'], `purchase ${purchase.id} is for game ${purchase.game_id}, not ${key.game_id}`);
-    }
-    // One key per purchase and game: a bundle purchase has one for each of its games.
-    const slot = `${key.purchase_id}/${key.game_id}`;
-    if (keyForPurchase.has(slot)) {
-      issue(['download_keys', i, 'purchase_id'], `purchase ${key.purchase_id} already has download key ${keyForPurchase.get(slot)}`);
-    }
-    keyForPurchase.set(slot, key.id);
-  });
-  seed.collections.forEach((collection, i) => {
-    refer(users, collection.user_id, ['collections', i, 'user_id'], 'user');
-    collection.game_ids.forEach((game, g) => refer(games, game, ['collections', i, 'game_ids', g], 'game'));
-  });
-  seed.rewards.forEach((reward, i) => refer(games, reward.game_id, ['rewards', i, 'game_id'], 'game'));
-  seed.reward_claims.forEach((claim, i) => {
-    const reward = rewards.get(claim.reward_id);
-    const purchase = purchases.get(claim.purchase_id);
-    refer(rewards, claim.reward_id, ['reward_claims', i, 'reward_id'], 'reward');
-    refer(purchases, claim.purchase_id, ['reward_claims', i, 'purchase_id'], 'purchase');
-    if (reward !== undefined && purchase !== undefined && reward.game_id !== purchase.game_id) {
-      issue(['reward_claims', i, 'purchase_id'], `purchase ${purchase.id} is for game ${purchase.game_id}, the reward for game ${reward.game_id}`);
-    }
-  });
-  seed.oauth_applications.forEach((app, i) => refer(users, app.user_id, ['oauth_applications', i, 'user_id'], 'user'));
-  seed.api_keys.forEach((key, i) => {
-    refer(users, key.user_id, ['api_keys', i, 'user_id'], 'user');
-    refer(applications, key.oauth_application_id, ['api_keys', i, 'oauth_application_id'], 'OAuth application');
-    if (key.oauth_application_id !== undefined && key.scopes === undefined) {
-      issue(['api_keys', i, 'scopes'], 'a key issued to an OAuth application carries the scopes it was granted');
-    }
-  });
-  seed.jwts.forEach((jwt, i) => refer(users, jwt.user_id, ['jwts', i, 'user_id'], 'user'));
 }

@@ -12,7 +12,9 @@ import type {
   Seed,
   UserRecord,
 } from './seed.js';
-import { purchasedGames, redirectUriSchema } from './seed.js';
+import { EmulatorError } from './emulator-error.js';
+import { redirectUriSchema } from './seed.js';
+import { purchasedGames } from './seed-relations.js';
 
 /** How long the consent page's form stays valid. */
 export const AUTHORIZATION_REQUEST_LIFETIME_MS = 10 * 60 * 1000;
@@ -39,7 +41,7 @@ const normaliseEmail = (address: string): string => address.trim().toLowerCase()
 /**
  * The emulator's in-memory state: the seed's records plus what happens while it runs (issued
  * tokens, pending consent forms, redirect URIs registered at run time). Lookups answer the
- * questions the API rules ask (spec section 4A), so the route handlers stay declarative.
+ * questions itch.io's rules for keys and purchases ask, so the route handlers stay declarative.
  */
 export class EmulatorStore {
   readonly users: readonly UserRecord[];
@@ -117,7 +119,7 @@ export class EmulatorStore {
     return game.user_id === userId || game.editor_ids.includes(userId);
   }
 
-  /** Games uploaded by the user or that the user has edit access to (spec 4A, my-games). */
+  /** Games uploaded by the user or that the user has edit access to (my-games). */
   gamesEditableBy(userId: number): GameRecord[] {
     return this.games.filter((game) => this.canEdit(userId, game));
   }
@@ -225,8 +227,8 @@ export class EmulatorStore {
    * @see https://itch.io/docs/api/oauth
    */
   issueAccessToken(userId: number, application: OAuthApplicationRecord, scopes: readonly string[]): ApiKeyRecord {
-    if (this.user(userId) === undefined) throw new Error(`no user with id ${userId}`);
-    if (scopes.length === 0) throw new Error('an access token needs at least one scope');
+    if (this.user(userId) === undefined) throw new EmulatorError('unknown_record', `no user with id ${userId}`);
+    if (scopes.length === 0) throw new EmulatorError('invalid_option', 'an access token needs at least one scope');
     const record: ApiKeyRecord = {
       id: Math.max(0, ...this.apiKeys.map((key) => key.id)) + 1,
       key: randomBytes(20).toString('hex'),
@@ -242,8 +244,8 @@ export class EmulatorStore {
 
   /** Adds a JWT, as the itch app does for a game whose manifest requests API scopes. */
   issueJwt(userId: number, scopes: readonly string[], expiresAt: Date): JwtRecord {
-    if (this.user(userId) === undefined) throw new Error(`no user with id ${userId}`);
-    if (scopes.length === 0) throw new Error('a JWT needs at least one scope');
+    if (this.user(userId) === undefined) throw new EmulatorError('unknown_record', `no user with id ${userId}`);
+    if (scopes.length === 0) throw new EmulatorError('invalid_option', 'a JWT needs at least one scope');
     const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
     const token = [
       part({ alg: 'HS256', typ: 'JWT' }),
@@ -268,9 +270,9 @@ export class EmulatorStore {
    */
   addRedirectUri(clientId: string, redirectUri: string): void {
     const application = this.applicationByClientId(clientId);
-    if (application === undefined) throw new Error(`no OAuth application with client id ${JSON.stringify(clientId)}`);
+    if (application === undefined) throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
     const checked = redirectUriSchema.safeParse(redirectUri);
-    if (!checked.success) throw new Error(`invalid redirect URI ${JSON.stringify(redirectUri)}: ${checked.error.issues[0]?.message}`);
+    if (!checked.success) throw new EmulatorError('invalid_option', `invalid redirect URI ${JSON.stringify(redirectUri)}: ${checked.error.issues[0]?.message}`);
     if (!application.redirect_uris.includes(redirectUri)) application.redirect_uris.push(redirectUri);
   }
 

@@ -29,7 +29,7 @@ export function profileUrl(user: UserRecord): string {
 }
 
 /**
- * The public profile of a user (spec section 2, User). `display_name` is the username when the
+ * The public profile of a user (as `/profile` and `/users/ID` answer it). `display_name` is the username when the
  * user has none; `cover_url` is left out when the user has no avatar, as itch.io does.
  */
 export function publicUser(user: UserRecord): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
+import { assertApiBaseUrl, assertId, assertTimeout, lookupQuery, wharfQuery } from './client-arguments.js';
 import { placeCredential, type ItchCredential } from './credential.js';
 import { requestItchApi, type CallOptions, type FetchFunction } from './request.js';
 import {
@@ -253,87 +254,4 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
       return (await call('wharfLatest', 'public', '/wharf/latest', wharfLatestResponseSchema, callOptions, query)).latest;
     },
   };
-}
-
-function wharfQuery(channel: WharfChannel): Record<string, string> {
-  const { target, channelName } = (channel ?? {}) as Partial<WharfChannel>;
-  if (typeof target !== 'string' || !/^[^/\s]+\/[^/\s]+$/.test(target)) {
-    throw new TypeError('wharfLatest() needs target as "user/game", as in https://user.itch.io/game');
-  }
-  if (typeof channelName !== 'string' || !/^[\x21-\x7e]+$/.test(channelName)) {
-    throw new TypeError('wharfLatest() needs channelName, a butler channel such as "windows-beta"');
-  }
-  return { target, channel_name: channelName };
-}
-
-const QUERY_NAMES = { downloadKey: 'download_key', userId: 'user_id', email: 'email' } as const;
-type LookupField = keyof typeof QUERY_NAMES;
-
-/**
- * Turns a lookup into query parameters, checking each given field and that at least one is.
- * @see https://itch.io/docs/api/serverside
- */
-function lookupQuery(lookup: DownloadKeyLookup | PurchaseLookup, method: string, fields: readonly LookupField[]): Record<string, string> {
-  if (typeof lookup !== 'object' || lookup === null) throw new TypeError(`${method}() needs a lookup object`);
-  const given = lookup as Partial<Record<LookupField, unknown>>;
-  const query: Record<string, string> = {};
-  for (const field of fields) {
-    const value = given[field];
-    if (value === undefined) continue;
-    if (field === 'userId') query[QUERY_NAMES[field]] = String(assertId(value, 'userId'));
-    else if (field === 'email') query[QUERY_NAMES[field]] = assertEmail(value);
-    else query[QUERY_NAMES[field]] = assertToken(value, 'downloadKey');
-  }
-  if (Object.keys(query).length === 0) {
-    throw new TypeError(`${method}() needs at least one of ${fields.join(', ')}`);
-  }
-  return query;
-}
-
-function assertId(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`${name} must be a positive integer, got ${typeof value === 'number' ? value : typeof value}`);
-  }
-  return value;
-}
-
-function assertEmail(value: unknown): string {
-  if (typeof value !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(value)) {
-    throw new TypeError('email must be an e-mail address such as "user@example.com"');
-  }
-  return value;
-}
-
-function assertToken(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new TypeError(`${name} must be a non-empty string of visible ASCII characters`);
-  }
-  return value;
-}
-
-function assertTimeout(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2_147_483_647) {
-    throw new TypeError(`${name} must be a positive number of milliseconds (at most 2147483647)`);
-  }
-  return value;
-}
-
-/**
- * Checks an address of itch.io (`baseUrl` or `apiBaseUrl`): https, or http on a loopback host (an emulator), without
- * credentials, query or fragment. Returns it without a trailing slash.
- * @throws TypeError naming the problem.
- */
-export function assertApiBaseUrl(value: string, name = 'baseUrl'): string {
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
-  const url = new URL(value);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new TypeError(`${name} must be https (http only on a loopback host), got ${JSON.stringify(url.protocol)} for ${url.hostname}`);
-  }
-  if (url.username !== '' || url.password !== '') throw new TypeError(`${name} must not carry credentials`);
-  if (url.search !== '' || url.hash !== '') throw new TypeError(`${name} must not carry a query or fragment`);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }

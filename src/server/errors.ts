@@ -29,7 +29,7 @@ export interface ItchApiErrorInit {
 
 /**
  * A failed call to the itch.io API. Neither `message` nor `endpoint` ever contains the
- * credential: the endpoint is the path as the spec writes it, with a key in the path shown as
+ * credential: the endpoint is the path as https://itch.io/docs/api/serverside writes it, with a key in the path shown as
  * `KEY` (e.g. `/api/1/KEY/me`), and without the query string.
  * @see https://itch.io/docs/api/serverside
  */
@@ -50,4 +50,14 @@ export class ItchApiError extends Error {
     this.status = init.status ?? 0;
     this.endpoint = init.endpoint;
   }
+}
+
+/** Whether itch.io itself refused the call (`errors` with a 4xx other than 429): the credential's or the request's fault, not itch.io's. */
+export function isRefusedByItch(error: ItchApiError): boolean {
+  return error.code === 'api_error' && error.status < 500 && error.status !== 429;
+}
+
+/** The failure in a few words for a message: `HTTP 503`, `network error`, `timeout`, … */
+export function failureInWords(error: ItchApiError): string {
+  return error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
 }

@@ -22,7 +22,8 @@ export {
   type LoginContext,
   type Refusal,
   type LoginResult,
-} from './token-handler.js';
+  type SetIfAbsent,
+} from './token-handler/index.js';
 export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './ownership.js';
 export * from './schemas.js';
 export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from '../core/scopes.js';

@@ -1,9 +1,10 @@
 import { satisfies } from '../core/scopes.js';
 import { createItchClient, type ItchClient } from './client.js';
 import { placeCredential } from './credential.js';
-import { ItchApiError } from './errors.js';
+import { failureInWords, isRefusedByItch, ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
 import type { User } from './schemas.js';
+import type { Refusal } from './token-handler/answers.js';
 
 /** Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`. */
 export type Owns = { readonly [gameId: number]: boolean };
@@ -39,7 +40,7 @@ export interface OwnershipOptions {
 /** The scope a token needs for the ownership check without `apiKey`. */
 export const OWNERSHIP_SCOPE = 'game:view:ownership';
 
-/** What itch.io answers download_keys with when the user has neither bought nor claimed the game (spec 4A rule 10). */
+/** What itch.io answers download_keys with when the user has neither bought nor claimed the game (https://itch.io/docs/api/serverside, download_keys). */
 const NO_DOWNLOAD_KEY = 'no download key found';
 
 /** How the handler reaches itch.io (its own options). */
@@ -57,15 +58,8 @@ export interface VerifiedLogin {
   scopes: readonly string[];
 }
 
-/** Why a login is refused: the handler answers `{ "errors": [message], "code"? }` with `status`. */
-export interface OwnershipRefusal {
-  status: 403 | 502;
-  message: string;
-  code?: 'not_owner' | undefined;
-}
-
 /** Checks one login: the games it owns, or why it is refused. Never throws for itch.io's failures. */
-export type OwnershipCheck = (login: VerifiedLogin) => Promise<{ owns: Owns } | { refusal: OwnershipRefusal }>;
+export type OwnershipCheck = (login: VerifiedLogin) => Promise<{ owns: Owns } | { refusal: Refusal }>;
 
 const OPTION_NAMES = ['gameIds', 'apiKey', 'require'];
 
@@ -143,10 +137,10 @@ async function ownsGame(itch: ItchClient, gameId: number, userId: number, byApiK
 }
 
 /** itch.io did not answer the check: 502, with a message that helps the developer (never the key). */
-function failedCheck(error: unknown, byApiKey: boolean): OwnershipRefusal {
+function failedCheck(error: unknown, byApiKey: boolean): Refusal {
   if (!(error instanceof ItchApiError)) throw error;
   const game = /\/games\/(\d+)\//.exec(error.endpoint)?.[1] ?? '?';
-  if (error.code === 'api_error' && error.status < 500 && error.status !== 429) {
+  if (isRefusedByItch(error)) {
     const hint =
       error.status === 404
         ? 'check ownership.gameIds'
@@ -159,8 +153,7 @@ function failedCheck(error: unknown, byApiKey: boolean): OwnershipRefusal {
             : "with the player's token, itch.io answers only for games of the OAuth application's creator: give ownership.apiKey for others";
     return { status: 502, message: `itch.io refused the ownership check of game ${game} (HTTP ${error.status}: ${error.errors.join('; ')}): ${hint}` };
   }
-  const why = error.code === 'api_error' || error.code === 'http_error' ? `HTTP ${error.status}` : error.code.replace('_', ' ');
-  return { status: 502, message: `itch.io could not check ownership of game ${game} (${why}): try again later` };
+  return { status: 502, message: `itch.io could not check ownership of game ${game} (${failureInWords(error)}): try again later` };
 }
 
 function assertGameIds(value: unknown): number[] {

@@ -31,7 +31,7 @@ export interface ApiRequest<S extends z.ZodType> {
  * Sends one GET to the itch.io API and returns the validated body.
  *
  * Redirects are never followed (`redirect: 'manual'`): itch.io has answered `/api/1/KEY/...`
- * with a redirect to another host (itchio/itch.io#1816), and following it would hand the key (in the path or in the
+ * with a redirect to another host (https://github.com/itchio/itch.io/issues/1816), and following it would hand the key (in the path or in the
  * `Authorization` header of a custom `fetch`) to that host.
  *
  * @throws ItchApiError with `code` telling what failed; see `ItchApiErrorCode`.

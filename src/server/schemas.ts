@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Zod schemas of the itch.io API's resources and response bodies.
  *
  * Tolerant where the real API is: an empty list may arrive as `{}`, dates come as
- * `YYYY-MM-DD HH:MM:ss` (UTC) or RFC 3339, fields the spec does not list are kept, and fields
+ * `YYYY-MM-DD HH:MM:ss` (UTC) or RFC 3339, fields itch.io's documentation does not list are kept, and fields
  * that real responses leave out are optional. Strict where it matters: ids are integers and
  * `errors` is a list of strings.
  */
@@ -181,7 +181,7 @@ export const credentialInfoSchema = z.looseObject({
   oauth_application_id: id.optional(),
 });
 
-/** A collection of the user (profile/collections; fields not shown in the spec). */
+/** A collection of the user (profile/collections; fields not shown in itch.io's documentation). */
 export const collectionSchema = z.looseObject({
   id,
   title: z.string().optional(),
@@ -202,7 +202,7 @@ export const ownedKeySchema = z.looseObject({
   game: gameSchema.optional(),
 });
 
-/** A reward claimed by a buyer of one of the user's games (fields not shown in the spec). */
+/** A reward claimed by a buyer of one of the user's games (fields not shown in itch.io's documentation). */
 export const claimedRewardSchema = z.looseObject({
   id,
   reward_id: id.optional(),
@@ -244,12 +244,12 @@ export const profileOwnedKeysResponseSchema = z.looseObject({
   per_page: z.int().positive(),
 });
 /**
- * `/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in the spec; the
+ * `/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in itch.io's documentation; the
  * field as third-party clients of api.itch.io read it).
  * @see https://itch.io/docs/api/oauth
  */
 export const gameOwnershipResponseSchema = z.looseObject({ owns: z.boolean() });
-/** `/games/<id>/claimed-rewards` (payload not shown in the spec). @see https://itch.io/docs/api/oauth */
+/** `/games/<id>/claimed-rewards` (payload not shown in itch.io's documentation). @see https://itch.io/docs/api/oauth */
 export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards: itchList(claimedRewardSchema) });
 
 /**

@@ -1,4 +1,4 @@
-// A popup login is released only to the browser that started it: the attacks of issue 16 in real
+// A popup login is released only to the browser that started it: the attacks on its binding in real
 // Chromium, on the loopback sites of the popup world (the app on localhost, a game framed from
 // 127.0.0.2 on a page of 127.0.0.1, an unlisted site on 127.0.0.3, the emulator as itch.io).
 // The attacker picks a state from a verifier it keeps and tries to collect the victim's login

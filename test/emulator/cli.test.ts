@@ -120,7 +120,7 @@ describe('itch-oauth-widget emulator', () => {
     assert.ok(emulator);
     try {
       assert.equal(lines[0], `itch.io emulator listening on ${emulator.url}`);
-      // The application id is what createTokenHandler's applicationId must be (issue 18: a wrong one refuses every login).
+      // The application id is what createTokenHandler's applicationId must be (a wrong one refuses every login).
       assert.ok(lines.includes(`  ${C.clients.demo.id}, ${C.clients.demo.clientId}: ${C.clients.demo.redirectUris.join(', ')}`), lines.join('\n'));
       assert.match(lines.join('\n'), new RegExp(`createTokenHandler\\(\\{ applicationId: ${C.clients.demo.id}, baseUrl: '${emulator.url}'`));
       assert.equal(process.listenerCount('SIGTERM'), listeners + 1);

@@ -1,6 +1,6 @@
 // The ownership check through the popup relay: a `not_owner` refusal is kept and delivered to the
 // opener like any refusal (with its code, without a token), and an owner's `owns` reaches onLogin
-// on the collecting request. The popup login is started and bound as a browser does (issue 16).
+// on the collecting request. The popup login is started and bound as a browser does.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';

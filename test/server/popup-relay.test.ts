@@ -350,6 +350,20 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.deepEqual(logins.map((login) => login.user.id), [winner], 'the winning deposit\'s user');
   });
 
+  it("takes \"first deposit wins\" from the store's own set-if-absent when one is given (storeSetIfAbsent)", async () => {
+    // Another instance already set the state's key in the shared store: this deposit must lose,
+    // whatever this process's own lock would say.
+    const asked: string[] = [];
+    const storeSetIfAbsent = { set: async (key: string) => (asked.push(key), false), delete: async () => undefined };
+    const { handler, logins } = handlerWith({ storeSetIfAbsent });
+    const { verifier, state } = await pair();
+    const { cookie } = await begin(handler, state);
+    assert.equal((await handler(deposit(state, cookie))).status, 409);
+    assert.deepEqual(asked, [`itch-oauth:popup-claim:${state}`]);
+    assert.equal((await (await handler(post({ popup_verifier: verifier }))).json()).pending, true);
+    assert.deepEqual(logins, []);
+  });
+
   it('hands a refused token to both the popup and the collector, never calling onLogin, and tells onError once', async () => {
     const { handler, logins, refusals } = handlerWith();
     const { verifier, state } = await pair();

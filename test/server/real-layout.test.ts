@@ -1,7 +1,7 @@
 // The layout of the real itch.io, proven against stand-ins on loopback: api.itch.io answers
 // /credentials/info and /profile at its root, nothing under /api/; and a credential never
 // reaches a host it was not configured for, even when itch.io answers with a redirect
-// (itchio/itch.io#1816: /api/1/KEY/me redirected to api.itch.io/me).
+// (https://github.com/itchio/itch.io/issues/1816: /api/1/KEY/me redirected to api.itch.io/me).
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -19,9 +19,10 @@
  *   is refused (503) until some expire. A flood can delay new code confirmations; it cannot undo
  *   one.
  */
-import type { ItchOAuthErrorCode } from '../../core/errors.js';
 import { createStorage, type Storage } from 'unstorage';
 import lruCacheDriver from 'unstorage/drivers/lru-cache';
+import type { Refusal } from '../token-handler/answers.js';
+import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
 
 /** How long a popup login may take, from the start page to the collection. */
 export const POPUP_TTL_S = 10 * 60;
@@ -46,13 +47,6 @@ const NOTICE_PREFIX = 'itch-oauth:popup-notice:';
 const CODE_PREFIX = 'itch-oauth:popup-code:';
 const USER_PREFIX = 'itch-oauth:popup-user:';
 
-/** A refusal as the opener collects it: the answer's status, its messages and the contract's code. */
-export interface RelayRefusal {
-  status: number;
-  errors: string[];
-  code?: ItchOAuthErrorCode | undefined;
-}
-
 /** A login itch.io vouched for, waiting for its opener. */
 export interface PopupLogin {
   at: number;
@@ -73,7 +67,7 @@ export interface PopupNotice {
   /** A deposit's token is being checked with itch.io. */
   delivering?: true | undefined;
   /** The login ended without a login (e.g. `popup_unverified`, a token itch.io refused). */
-  refusal?: RelayRefusal | undefined;
+  refusal?: Refusal | undefined;
 }
 
 /**
@@ -82,48 +76,6 @@ export interface PopupNotice {
  */
 export function memoryPopupStore(): Storage {
   return createStorage({ driver: lruCacheDriver({ max: 10_000, ttl: POPUP_TTL_S * 1000 }) });
-}
-
-/** The part of ioredis the relay uses for its one atomic step. */
-interface RedisLike {
-  set(key: string, value: string, ex: 'EX', seconds: number, nx: 'NX'): Promise<'OK' | null>;
-  del(key: string): Promise<number>;
-}
-
-/** "First deposit wins", as one step: `claim` is true for exactly one caller per state. */
-interface Claims {
-  claim(state: string): Promise<boolean>;
-  release(state: string): Promise<void>;
-}
-
-/**
- * The store's atomic "first deposit wins". On unstorage's `redis` driver it is a `SET NX` on the
- * server that every instance shares; on any other store it is a lock in this process, which is
- * exact for the in-memory store (one process) and for a store that one single-threaded owner
- * serves (a Durable Object), not across instances sharing an eventually consistent store.
- */
-function claimsOf(store: Storage): Claims {
-  const { driver } = store.getMount(LOGIN_PREFIX);
-  const redis = driver.name === 'redis' ? (driver.getInstance?.() as RedisLike | undefined) : undefined;
-  if (redis !== undefined) {
-    const base = String((driver.options as { base?: string } | undefined)?.base ?? '').replace(/:$/, '');
-    const key = (state: string) => (base ? `${base}:` : '') + CLAIM_PREFIX + state;
-    return {
-      claim: async (state) => (await redis.set(key(state), '1', 'EX', POPUP_TTL_S, 'NX')) === 'OK',
-      release: async (state) => void (await redis.del(key(state))),
-    };
-  }
-  const claimed = new Map<string, number>();
-  return {
-    claim: async (state) => {
-      const now = Date.now();
-      for (const [key, until] of claimed) if (until < now) claimed.delete(key);
-      if (claimed.has(state)) return false;
-      claimed.set(state, now + POPUP_TTL_S * 1000);
-      return true;
-    },
-    release: async (state) => void claimed.delete(state),
-  };
 }
 
 /** The slot of a state: its first 30 bits, modulo the number of slots. */
@@ -150,10 +102,19 @@ const BASE64URL_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 const fresh = (at: unknown): boolean => typeof at === 'number' && Date.now() - at <= POPUP_TTL_S * 1000;
 
 export class PopupRelay {
-  private readonly claims: Claims;
+  private readonly setIfAbsent: SetIfAbsent;
 
-  constructor(private readonly store: Storage) {
-    this.claims = claimsOf(store);
+  /** @param setIfAbsent the store's atomic step; by default detected from `store` ({@link setIfAbsentOf}). */
+  constructor(
+    private readonly store: Storage,
+    setIfAbsent?: SetIfAbsent,
+  ) {
+    this.setIfAbsent = setIfAbsent ?? setIfAbsentOf(store, LOGIN_PREFIX);
+  }
+
+  /** Whether this call is the first to claim `claim` (a state, or a state's collection). */
+  private claim(claim: string): Promise<boolean> {
+    return this.setIfAbsent.set(CLAIM_PREFIX + claim, POPUP_TTL_S);
   }
 
   /** The login waiting under `state`, if any (left in place). */
@@ -171,14 +132,14 @@ export class PopupRelay {
   async keep(state: string, login: PopupLogin, account: string): Promise<'kept' | 'taken' | 'busy'> {
     const waiting = await this.waiting(account);
     if (waiting.length >= MAX_WAITING_PER_USER) return 'busy';
-    if (!(await this.claims.claim(state))) return 'taken';
+    if (!(await this.claim(state))) return 'taken';
     try {
       await this.store.setItem(LOGIN_PREFIX + state, login, { ttl: POPUP_TTL_S });
       await this.setWaiting(account, [...waiting, { state, at: login.at }]);
     } catch (error) {
       // The state is free again: the capture's retry may deposit once the store is back.
       await this.store.removeItem(LOGIN_PREFIX + state).catch(() => undefined);
-      await this.claims.release(state).catch(() => undefined);
+      await this.setIfAbsent.delete(CLAIM_PREFIX + state).catch(() => undefined);
       throw error;
     }
     return 'kept';
@@ -189,7 +150,7 @@ export class PopupRelay {
    * instances), only one gets `true`; it is removed before the caller uses it.
    */
   async take(state: string, account: string): Promise<boolean> {
-    if (!(await this.claims.claim(`${state}:collected`))) return false;
+    if (!(await this.claim(`${state}:collected`))) return false;
     await this.store.removeItem(LOGIN_PREFIX + state);
     await this.setWaiting(account, (await this.waiting(account)).filter((entry) => entry.state !== state)).catch(() => undefined);
     return true;

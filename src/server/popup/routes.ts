@@ -15,10 +15,9 @@
  *    page (`Origin`), only from the origin the login was bound to; `onLogin` runs then, with
  *    `startedFrom` from the binding, never from this request.
  */
-import type { ItchOAuthErrorCode } from '../../core/errors.js';
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
-import { errorResponse, jsonResponse, markRefusal, storeFailure } from '../answers.js';
+import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
 import { bindingCookie, clearBindingCookie, isLoopbackOrigin, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
@@ -168,7 +167,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
             severedOpener === 'confirm'
               ? 'the person did not confirm the code of the popup login'
               : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-          if ((await relay.codeBinding(state)) === undefined) await relay.note(state, { refusal: { status: 403, errors: [why], code: 'popup_unverified' } });
+          if ((await relay.codeBinding(state)) === undefined) await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
           return errorResponse(403, why, 'popup_unverified');
         }
         const secret = createState();
@@ -211,17 +210,14 @@ export function popupRoutes(options: PopupRoutesOptions) {
       if (verified instanceof Response) {
         // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
         if (verified.status >= 500) await relay.note(state, { delivering: undefined });
-        else {
-          const { errors, code } = (await verified.clone().json()) as { errors: string[]; code?: ItchOAuthErrorCode };
-          await relay.note(state, { delivering: undefined, refusal: { status: verified.status, errors, code } });
-        }
+        else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
         return verified;
       }
       const kept = await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
       if (kept === 'taken') return errorResponse(409, 'this popup login already has an outcome');
       if (kept === 'busy') {
         const why = `this itch.io account already has ${MAX_WAITING_PER_USER} popup logins waiting: finish or close them, then try again`;
-        await relay.note(state, { delivering: undefined, refusal: { status: 429, errors: [why] } });
+        await relay.note(state, { delivering: undefined, refusal: { status: 429, message: why } });
         return errorResponse(429, why, undefined, { 'Retry-After': '60' });
       }
       // Its notice said "being checked"; the login itself now says more.
@@ -245,8 +241,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       if (notice?.refusal !== undefined) {
         await relay.forget(state);
         // Told to onError already, when it was made: handed on here, not told twice.
-        const { status, errors, code } = notice.refusal;
-        return jsonResponse(status, code === undefined ? { errors } : { errors, code });
+        return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });

@@ -5,7 +5,7 @@
  */
 import type { Storage } from 'unstorage';
 import { parseAllowedOrigins } from '../request-guard.js';
-import type { LoginContext, LoginResult } from '../token-handler.js';
+import type { LoginContext, LoginResult } from '../token-handler/index.js';
 import { preflight, withCors } from './cors.js';
 import { readBearer, signGameToken, verifyGameToken } from './game-token.js';
 import { assertSecrets, deriveKeys, type DeploymentKeys } from './keys.js';

@@ -1,11 +1,15 @@
 /*
  * The handler's answers: JSON with `Cache-Control: no-store`, refusals in one shape
- * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, and CORS for the framed
- * pages the application lists.
+ * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, the answer of a login the
+ * app accepted, and CORS for the framed pages the application lists.
  */
-import type { ItchOAuthErrorCode } from '../core/errors.js';
+import type { ItchOAuthErrorCode } from '../../core/errors.js';
+import type { LoginResult } from './options.js';
 
-/** A request the handler refused, as `onError` is told about it. */
+/**
+ * A request the handler refused, as `onError` is told about it; also how the ownership check
+ * refuses a login and how a popup's refusal waits for its opener.
+ */
 export interface Refusal {
   /** The HTTP status of the answer. */
   status: number;
@@ -36,14 +40,15 @@ export function markRefusal<T extends Response>(response: T, refusal: Refusal): 
   return response;
 }
 
-/**
- * `{ "errors": [...], "code"?: "..." }`: one message, or the messages of a refusal the popup relay
- * kept; `code` is the contract's error code the browser reports.
- */
-export function errorResponse(status: number, messages: string | readonly string[], code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
-  const errors = [messages].flat();
-  const response = jsonResponse(status, code === undefined ? { errors } : { errors, code }, extraHeaders);
-  return markRefusal(response, { status, message: errors.join('; '), code });
+/** A refusal's body: `{ "errors": [message], "code"?: "..." }`, `code` being the error code the browser reports. */
+export function refusalBody({ message, code }: Refusal): { errors: string[]; code?: ItchOAuthErrorCode } {
+  return code === undefined ? { errors: [message] } : { errors: [message], code };
+}
+
+/** Refuses a request with `status` and `message` (and `code`), and marks the answer for `onError`. */
+export function errorResponse(status: number, message: string, code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
+  const refusal: Refusal = { status, message, code };
+  return markRefusal(jsonResponse(status, refusalBody(refusal), extraHeaders), refusal);
 }
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
@@ -93,4 +98,16 @@ export function withNoStore(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('Cache-Control', 'no-store');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The answer to a login that `onLogin` accepted: its own `Response` (`no-store` unless it says
+ * otherwise), or 200 with `body` and the headers it returned.
+ */
+export function loginAnswer(result: LoginResult, body: unknown): Response {
+  if (result instanceof Response) return withNoStore(result);
+  const headers = new Headers(result?.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(body), { status: 200, headers });
 }

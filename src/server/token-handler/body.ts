@@ -1,0 +1,77 @@
+/*
+ * The four bodies the token handler accepts, read into one tagged union. A body is recognised by
+ * its exact set of fields, then each field is checked (zod), so that an unknown field or a mixed
+ * shape is refused as a whole.
+ */
+import { z } from 'zod';
+import { BASE64URL_256, POPUP_STATE } from '../popup/relay.js';
+import type { BindRequest } from '../popup/routes.js';
+
+/** What a request asks for. */
+export type Body =
+  /** Redirect mode: log in with this token. */
+  | { kind: 'login'; token: string }
+  /** A popup's callback page deposits its token under the popup's state. */
+  | { kind: 'deposit'; token: string; state: string }
+  /** The opener collects its popup login with the verifier. */
+  | { kind: 'collect'; verifier: string }
+  /** A popup's start page binds its state to this browser. */
+  | { kind: 'bind'; bind: BindRequest }
+  /** None of these: the 400 answer's message. */
+  | { kind: 'problem'; problem: string };
+
+/** An access token as RFC 6750 section 2.1 allows it in a Bearer header (b64token). */
+const ACCESS_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** itch.io's access tokens are 40 characters; anything far longer is not one. */
+const MAX_TOKEN_LENGTH = 1024;
+
+const BODY_SHAPES =
+  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "binding"?: "<binding>", "confirmed"?: true}';
+
+/** A string that must match `pattern`, with one message whatever is wrong. */
+const matching = (pattern: RegExp, message: string, maxLength = Infinity) => z.string({ error: message }).max(maxLength, message).regex(pattern, message);
+
+const tokenBody = z
+  .object({
+    access_token: matching(ACCESS_TOKEN, `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)`, MAX_TOKEN_LENGTH),
+    state: matching(POPUP_STATE, 'state must be the state of a popup login ("p." and 43 base64url characters)').optional(),
+  })
+  .transform(({ access_token: token, state }): Body => (state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state }));
+
+const collectBody = z
+  .object({ popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters') })
+  .transform(({ popup_verifier: verifier }): Body => ({ kind: 'collect', verifier }));
+
+const bindBody = z
+  .object({
+    popup_bind: matching(POPUP_STATE, 'popup_bind must be the state of a popup login'),
+    opener: z.string({ error: 'opener must be an origin or null' }).max(300, 'opener must be an origin or null').nullable(),
+    binding: z.string({ error: 'binding must be a string' }).optional(),
+    confirmed: z.boolean({ error: 'confirmed must be a boolean' }).default(false),
+  })
+  .transform(({ popup_bind: state, opener, binding, confirmed }): Body => ({ kind: 'bind', bind: { state, opener, binding, confirmed } }));
+
+/** Each accepted set of fields (sorted, comma-separated) and how it is read. */
+const SHAPES = new Map<string, z.ZodType<Body, unknown>>([
+  ['access_token', tokenBody],
+  ['access_token,state', tokenBody],
+  ['popup_verifier', collectBody],
+  ['opener,popup_bind', bindBody],
+  ['confirmed,opener,popup_bind', bindBody],
+  ['binding,opener,popup_bind', bindBody],
+]);
+
+/** Reads a request body (UTF-8 JSON) as one of the four bodies, or the problem with it. */
+export function readBody(bytes: Uint8Array): Body {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { kind: 'problem', problem: 'the request body is not JSON' };
+  }
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body).sort().join() : '';
+  const shape = SHAPES.get(fields);
+  if (shape === undefined) return { kind: 'problem', problem: `the request body must be exactly ${BODY_SHAPES}` };
+  const read = shape.safeParse(body);
+  return read.success ? read.data : { kind: 'problem', problem: read.error.issues[0]!.message };
+}
