@@ -2,6 +2,8 @@
  * The options of a loopback desktop login, and their checks.
  */
 import { ItchOAuthError } from '../core/errors.js';
+// For the {@link} below (TypeDoc), not for the code.
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 import type { loginWithLoopback } from './loopback.js';
 
 /** How long {@link loginWithLoopback} waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
@@ -54,4 +56,11 @@ export function readTimeout(timeoutMs: number | undefined = DEFAULT_LOGIN_TIMEOU
     throw new ItchOAuthError('config_invalid', `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
   }
   return timeoutMs;
+}
+
+/** The default of `openBrowser`: the system's browser (the `open` package, loaded when first needed). */
+export async function openSystemBrowser(url: string): Promise<void> {
+  const { default: open } = await import('open');
+  const child = await open(url);
+  child.once('error', () => undefined);
 }

@@ -8,17 +8,11 @@ import { CALLBACK_PAGE_CSP, CALLBACK_PAGE_HTML } from './callback-page.js';
 import { answer, hasCookie, readBody, refuse, sameSecret, send } from './loopback-http.js';
 import { bindMessage, closeServers, isBindError, listen, parseLoopbackRedirectUri } from './loopback-listener.js';
 import { loginOutOfBand } from './out-of-band.js';
-import { readTimeout, type LoopbackLoginOptions } from './loopback-options.js';
+import { openSystemBrowser, readTimeout, type LoopbackLoginOptions } from './loopback-options.js';
 import { verifyAccessToken, type DesktopLoginResult } from './verify.js';
 
 /** Where the one-time start address lives on the listener: this prefix and the nonce. */
 const START_PREFIX = '/itch-oauth-start/';
-
-async function openSystemBrowser(url: string): Promise<void> {
-  const { default: open } = await import('open');
-  const child = await open(url);
-  child.once('error', () => undefined);
-}
 
 function describeError(response: Extract<CallbackResponse, { type: 'error' }>): ItchOAuthError {
   return response.error === 'access_denied'
@@ -151,7 +145,8 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     if (origin !== undefined && origin !== target.origin) return refuse(response, 403, 'Refused: unexpected Origin');
     const url = new URL(request.url ?? '/', target.origin);
     if (url.pathname + url.search !== target.target) {
-      if (url.search !== '' || !url.pathname.startsWith(START_PREFIX) || !sameSecret(url.pathname, startPath)) return refuse(response, 404, 'Not found');
+      if (url.search !== '' || !url.pathname.startsWith(START_PREFIX) || !sameSecret(url.pathname, startPath))
+        return refuse(response, 404, 'Not found');
       return handleStart(response);
     }
     if (settled) return refuse(response, 410, 'This login is over');
@@ -179,7 +174,10 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
       if (typeof fragment !== 'string') throw new ItchOAuthError('invalid_response', 'no fragment');
       callback = parseCallbackFragment(fragment);
     } catch {
-      return answer(response, 400, { title: 'This is not an answer from itch.io', message: 'It was ignored: the application still waits for the login.' });
+      return answer(response, 400, {
+        title: 'This is not an answer from itch.io',
+        message: 'It was ignored: the application still waits for the login.',
+      });
     }
     if (stateUsed || callback.state === undefined || !sameSecret(callback.state, state)) {
       // Not this login's answer (forged, or an old tab): refused, and the login goes on.
@@ -195,7 +193,10 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
       await answer(
         response,
         200,
-        { title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete', message: `The application was told. You can close this tab.` },
+        {
+          title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete',
+          message: `The application was told. You can close this tab.`,
+        },
         { connection: 'close', ...clearCookie },
       );
       return finish({ ok: false, error });
@@ -204,10 +205,20 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     try {
       result = await verifyAccessToken(callback.accessToken, { apiBaseUrl: options.apiBaseUrl, signal });
     } catch (error) {
-      await answer(response, 200, { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` }, { connection: 'close', ...clearCookie });
+      await answer(
+        response,
+        200,
+        { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` },
+        { connection: 'close', ...clearCookie },
+      );
       return finish({ ok: false, error });
     }
-    await answer(response, 200, { title: 'You are logged in', message: 'You can close this tab and go back to the application.' }, { connection: 'close', ...clearCookie });
+    await answer(
+      response,
+      200,
+      { title: 'You are logged in', message: 'You can close this tab and go back to the application.' },
+      { connection: 'close', ...clearCookie },
+    );
     return finish({ ok: true, value: result });
   };
 
@@ -255,7 +266,9 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
   timer = setTimeout(() => {
     const minutes = timeoutMs / 60_000;
     const seconds = Math.max(1, Math.round(timeoutMs / 1000));
-    const span = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${seconds} second${seconds === 1 ? '' : 's'}`;
+    const span = Number.isInteger(minutes)
+      ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+      : `${seconds} second${seconds === 1 ? '' : 's'}`;
     finish({
       ok: false,
       error: new ItchOAuthError(
@@ -273,7 +286,9 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     } catch (cause) {
       finish({
         ok: false,
-        error: new ItchOAuthError('config_invalid', `could not open the browser at the itch.io login page: ${(cause as Error).message}`, { cause }),
+        error: new ItchOAuthError('config_invalid', `could not open the browser at the itch.io login page: ${(cause as Error).message}`, {
+          cause,
+        }),
       });
     }
   }

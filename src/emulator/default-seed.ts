@@ -1,4 +1,5 @@
 import { DEFAULT_SEED_CREDENTIALS as C } from './default-seed-credentials.js';
+import { DEFAULT_OWNERSHIP } from './default-seed-ownership.js';
 import type { SeedInput } from './seed.js';
 
 const cover = (name: string): string => `https://img.itch.zone/emulator/${name}.png`;
@@ -176,32 +177,16 @@ export const DEFAULT_SEED = {
       platforms: ['windows'],
     },
   ],
-  purchases: [
-    { id: 3001, game_id: C.games.starfallKeep, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-05-01T14:22:09Z', source: 'stripe', currency: 'USD', price: 500, status: 'complete' },
-    { id: 3002, game_id: C.games.tidewaterJam, email: C.emails.gamerLinked, created_at: '2023-08-14T19:03:51Z', source: 'paypal', currency: 'USD', price: 300, status: 'complete' },
-    { id: 3003, game_id: C.games.starfallKeep, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-06-10T09:00:00Z', source: 'stripe', currency: 'USD', price: 500, status: 'pending' },
-    { id: 3004, game_id: C.games.lanternLetters, user_id: C.users.press, email: C.emails.press, created_at: '2023-09-02T12:00:00Z', source: 'stripe', currency: 'USD', price: 300, status: 'complete' },
-    { id: 3005, game_id: C.games.hollowSignal, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-10-05T21:40:00Z', source: 'stripe', currency: 'USD', price: 800, status: 'complete' },
-    { id: 3006, game_id: C.games.starfallKeep, user_id: C.users.gamer, email: C.emails.gamer, created_at: '2023-04-15T10:10:10Z', source: 'stripe', currency: 'USD', price: 500, status: 'refunded' },
-    { id: 3007, game_id: C.games.starfallKeep, email: C.emails.gamerUnverified, created_at: '2023-11-11T11:11:11Z', source: 'paypal', currency: 'EUR', price: 450, sale_rate: 10, status: 'complete' },
-    { id: 3008, game_id: C.games.starfallKeep, email: C.emails.bundleBuyer, created_at: '2024-02-14T17:30:00Z', source: 'stripe', currency: 'USD', price: 600, status: 'complete', purchase_type: 'bundle', bundle_game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
-    { id: 3009, game_id: C.games.starfallKeep, user_id: C.users.bundleOwner, email: C.emails.bundleOwner, created_at: '2024-03-02T10:15:00Z', source: 'stripe', currency: 'USD', price: 600, status: 'complete', purchase_type: 'bundle', bundle_game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
-  ],
-  download_keys: [
-    { id: 4001, key: C.downloadKeys.gamerStarfall, game_id: C.games.starfallKeep, user_id: C.users.gamer, purchase_id: 3001, downloads: 4, created_at: '2023-05-01T14:22:10Z' },
-    { id: 4002, key: C.downloadKeys.gamerTidewater, game_id: C.games.tidewaterJam, user_id: C.users.gamer, purchase_id: 3002, downloads: 1, created_at: '2023-08-14T19:03:52Z' },
-    { id: 4003, key: C.downloadKeys.pressClaim, game_id: C.games.starfallKeep, user_id: C.users.press, downloads: 2, created_at: '2023-04-20T08:30:00Z' },
-    { id: 4004, key: C.downloadKeys.gamerHollow, game_id: C.games.hollowSignal, user_id: C.users.gamer, purchase_id: 3005, downloads: 3, created_at: '2023-10-05T21:40:01Z' },
-    { id: 4005, key: C.downloadKeys.revoked, game_id: C.games.starfallKeep, user_id: C.users.gamer, purchase_id: 3006, downloads: 0, created_at: '2023-04-15T10:10:11Z', revoked: true },
-    { id: 4006, key: C.downloadKeys.otherDeveloperLantern, game_id: C.games.lanternLetters, user_id: C.users.otherDeveloper, downloads: 0, created_at: '2023-07-05T09:00:00Z' },
-    { id: 4007, key: C.downloadKeys.guest, game_id: C.games.starfallKeep, purchase_id: 3007, downloads: 1, created_at: '2023-11-11T11:11:12Z' },
-    { id: 4008, key: C.downloadKeys.bundleStarfall, game_id: C.games.starfallKeep, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
-    { id: 4009, key: C.downloadKeys.bundleLantern, game_id: C.games.lanternLetters, purchase_id: 3008, downloads: 0, created_at: '2024-02-14T17:30:01Z' },
-    { id: 4010, key: C.downloadKeys.bundleOwnerStarfall, game_id: C.games.starfallKeep, user_id: C.users.bundleOwner, purchase_id: 3009, downloads: 1, created_at: '2024-03-02T10:15:01Z' },
-    { id: 4011, key: C.downloadKeys.bundleOwnerLantern, game_id: C.games.lanternLetters, user_id: C.users.bundleOwner, purchase_id: 3009, downloads: 0, created_at: '2024-03-02T10:15:01Z' },
-  ],
+  ...DEFAULT_OWNERSHIP,
   collections: [
-    { id: 5001, user_id: C.users.gamer, title: 'Cozy evenings', created_at: '2023-06-01T20:00:00Z', updated_at: '2023-09-03T21:15:00Z', game_ids: [C.games.starfallKeep, C.games.lanternLetters] },
+    {
+      id: 5001,
+      user_id: C.users.gamer,
+      title: 'Cozy evenings',
+      created_at: '2023-06-01T20:00:00Z',
+      updated_at: '2023-09-03T21:15:00Z',
+      game_ids: [C.games.starfallKeep, C.games.lanternLetters],
+    },
     { id: 5002, user_id: C.users.gamer, title: 'Play later', created_at: '2023-10-06T07:00:00Z', game_ids: [] },
     { id: 5003, user_id: C.users.developer, title: 'Inspiration', created_at: '2023-02-01T12:00:00Z', game_ids: [C.games.hollowSignal] },
   ],
@@ -211,8 +196,20 @@ export const DEFAULT_SEED = {
   ],
   reward_claims: [{ id: 6101, reward_id: 6001, purchase_id: 3001, created_at: '2023-05-01T14:25:00Z' }],
   oauth_applications: [
-    { id: C.clients.demo.id, client_id: C.clients.demo.clientId, name: C.clients.demo.name, user_id: C.users.developer, redirect_uris: [...C.clients.demo.redirectUris] },
-    { id: C.clients.other.id, client_id: C.clients.other.clientId, name: C.clients.other.name, user_id: C.users.otherDeveloper, redirect_uris: [...C.clients.other.redirectUris] },
+    {
+      id: C.clients.demo.id,
+      client_id: C.clients.demo.clientId,
+      name: C.clients.demo.name,
+      user_id: C.users.developer,
+      redirect_uris: [...C.clients.demo.redirectUris],
+    },
+    {
+      id: C.clients.other.id,
+      client_id: C.clients.other.clientId,
+      name: C.clients.other.name,
+      user_id: C.users.otherDeveloper,
+      redirect_uris: [...C.clients.other.redirectUris],
+    },
   ],
   api_keys: [
     { id: 8001, key: C.apiKeys.developer, user_id: C.users.developer, created_at: '2023-01-10T10:00:00Z' },
@@ -222,7 +219,14 @@ export const DEFAULT_SEED = {
     { id: 8005, key: C.apiKeys.revoked, user_id: C.users.gamer, created_at: '2022-12-01T10:00:00Z', revoked: true },
     { id: 8007, key: C.apiKeys.bundleOwner, user_id: C.users.bundleOwner, created_at: '2024-03-02T10:20:00Z' },
     { id: 8008, key: C.apiKeys.newcomer, user_id: C.users.newcomer, created_at: '2024-03-03T10:20:00Z' },
-    { id: 8006, key: C.oauthToken, user_id: C.users.gamer, scopes: ['profile:me'], oauth_application_id: C.clients.demo.id, created_at: '2023-05-02T10:00:00Z' },
+    {
+      id: 8006,
+      key: C.oauthToken,
+      user_id: C.users.gamer,
+      scopes: ['profile:me'],
+      oauth_application_id: C.clients.demo.id,
+      created_at: '2023-05-02T10:00:00Z',
+    },
   ],
   jwts: [
     { token: C.jwts.valid, user_id: C.users.gamer, scopes: ['profile:me'], expires_at: '2099-12-31T23:59:59Z' },
