@@ -6,6 +6,8 @@ type ItchServer = typeof import('itch-oauth-widget/server');
  * The script-tag file's global (dist/itch-oauth.iife.js), as an engine's plain JavaScript uses it:
  * the options are checked, the backend's answer is whatever your backend sends.
  */
+// The snippets read the token endpoint's answer as the reader's own server shapes it.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const ItchOAuth: { login(options: import('itch-oauth-widget').LoginOptions): Promise<{ response: any }> };
 declare const createTokenHandler: ItchServer['createTokenHandler'];
 declare const createItchClient: ItchServer['createItchClient'];

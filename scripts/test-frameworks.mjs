@@ -21,7 +21,12 @@ function sha256(file) {
 }
 
 function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', shell: process.platform === 'win32' });
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) {
     process.stdout.write(result.stdout ?? '');
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
@@ -63,19 +68,33 @@ const checkers = () => ({
   react: { args: [bin('typescript', 'bin/tsc'), '-p', 'react/tsconfig.json', '--pretty', 'false'] },
   vue: { args: [bin('vue-tsc', 'bin/vue-tsc.js'), '-p', 'vue/tsconfig.json', '--pretty', 'false'] },
   svelte: {
-    args: [bin('svelte-check', 'bin/svelte-check'), '--workspace', 'svelte', '--tsconfig', './tsconfig.json', '--fail-on-warnings', '--output', 'machine'],
+    args: [
+      bin('svelte-check', 'bin/svelte-check'),
+      '--workspace',
+      'svelte',
+      '--tsconfig',
+      './tsconfig.json',
+      '--fail-on-warnings',
+      '--output',
+      'machine',
+    ],
     mistakes: 'svelte/src/Mistakes.svelte',
   },
-  angular: { args: [bin('@angular/compiler-cli', 'bundles/src/bin/ngc.js'), '-p', 'angular/tsconfig.json'], mistakes: 'angular/src/mistakes.component.ts' },
+  angular: {
+    args: [bin('@angular/compiler-cli', 'bundles/src/bin/ngc.js'), '-p', 'angular/tsconfig.json'],
+    mistakes: 'angular/src/mistakes.component.ts',
+  },
 });
 
 /** `file:line` of every error or warning the checker printed, relative to test/frameworks/. */
 function problems(name, output) {
   const found = new Set();
+  // eslint-disable-next-line no-control-regex -- the terminal's colour codes, taken out
   output = output.replace(/\x1b\[[0-9;]*m/g, '');
   // ngc: src/x.ts:12:66 - error TS2339: …
   for (const match of output.matchAll(/^(\S+?):(\d+):\d+ - error/gm)) found.add(`${path.join(name, match[1])}:${match[2]}`);
-  for (const match of output.matchAll(/^(\S[^(\n]*?)\((\d+),\d+\): error/gm)) found.add(`${path.join(name === 'angular' ? name : '', match[1])}:${match[2]}`);
+  for (const match of output.matchAll(/^(\S[^(\n]*?)\((\d+),\d+\): error/gm))
+    found.add(`${path.join(name === 'angular' ? name : '', match[1])}:${match[2]}`);
   for (const match of output.matchAll(/^\d+ (?:ERROR|WARNING) "(.+?)" (\d+):\d+/gm)) found.add(`${path.join(name, match[1])}:${match[2]}`);
   return found;
 }
@@ -90,7 +109,11 @@ function expectedMistakes(file) {
 function check(name, { args, mistakes }) {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: fixtures, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(process.execPath, args, {
+      cwd: fixtures,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -101,7 +124,13 @@ function check(name, { args, mistakes }) {
       const missed = [...expected].filter((at) => !found.has(at));
       const ok = (code === 0 || expected.size > 0) && unexpected.length === 0 && missed.length === 0 && (code !== 0) === expected.size > 0;
       const notes = missed.map((at) => `${at}: a mistake the types did not reject`);
-      resolve({ name, ok, output: [...notes, output.trim()].join('\n'), seconds: (performance.now() - t0) / 1000, rejected: expected.size });
+      resolve({
+        name,
+        ok,
+        output: [...notes, output.trim()].join('\n'),
+        seconds: (performance.now() - t0) / 1000,
+        rejected: expected.size,
+      });
     });
   });
 }
@@ -123,7 +152,8 @@ async function main() {
   }
   if (process.argv.includes('--build')) {
     const vite = bin('vite', 'bin/vite.js');
-    for (const app of ['react', 'vue']) run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--config', `${app}/vite.config.ts`], fixtures);
+    for (const app of ['react', 'vue'])
+      run(process.execPath, [vite, 'build', '--logLevel', 'warn', '--config', `${app}/vite.config.ts`], fixtures);
     console.log(`built ${readdirSync(path.join(fixtures, 'dist')).join(', ')} into test/frameworks/dist`);
   }
   console.log(`${results.length - failed} passed, ${failed} failed (${((performance.now() - started) / 1000).toFixed(1)} s in all)`);

@@ -4,12 +4,23 @@
 // and tell Vue's compiler they are custom elements (vite.config.ts):
 //   vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('itch-') } } })
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { ItchLoginButton, ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail, ItchOAuthCallback } from '../dist/index.js';
+import type {
+  ItchLoginButton,
+  ItchLoginErrorDetail,
+  ItchLoginStartDetail,
+  ItchLoginSuccessDetail,
+  ItchOAuthCallback,
+} from '../dist/index.js';
 
 type EventMap = { [event: string]: Event };
 
 /** A custom element as Vue's template type checker sees it: its props and its events. */
-export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}, Props extends keyof Element = never> = new () => Element & {
+export type DefineCustomElement<
+  Element extends HTMLElement,
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no events unless given
+  Events extends EventMap = {},
+  Props extends keyof Element = never,
+> = new () => Element & {
   /** @deprecated For template type checking only. */
   $props: HTMLAttributes & Partial<Pick<Element, Props>> & PublicProps;
   /** @deprecated For template type checking only. */

@@ -5,6 +5,7 @@ import { ItchOAuthError } from './errors.js';
 // (`/\t/evil.example` parses as `//evil.example`).
 const SAFE_PATH = /^\/(?![/\\])[^\0- \x7f\\]*$/;
 // Decoded, a path may hold spaces (`/games/my%20game`), but still no control character or "\".
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
 const SAFE_DECODED_PATH = /^\/(?![/\\])[^\0-\x1f\x7f\\]*$/;
 
 /**
@@ -20,10 +21,7 @@ export function isSafeReturnTo(value: string, origin: string): boolean {
     const url = new URL(value, origin);
     const decodedPath = decodeURIComponent(decodeURIComponent(value)).split('?')[0] as string;
     return (
-      SAFE_PATH.test(value) &&
-      SAFE_DECODED_PATH.test(decodedPath) &&
-      SAFE_PATH.test(url.pathname) &&
-      url.origin === new URL(origin).origin
+      SAFE_PATH.test(value) && SAFE_DECODED_PATH.test(decodedPath) && SAFE_PATH.test(url.pathname) && url.origin === new URL(origin).origin
     );
   } catch {
     return false;

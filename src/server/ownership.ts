@@ -151,7 +151,10 @@ function failedCheck(error: unknown, byApiKey: boolean): Refusal {
           : byApiKey
             ? "ownership.apiKey must be an API key of the game's developer or of an editor of the game"
             : "with the player's token, itch.io answers only for games of the OAuth application's creator: give ownership.apiKey for others";
-    return { status: 502, message: `itch.io refused the ownership check of game ${game} (HTTP ${error.status}: ${error.errors.join('; ')}): ${hint}` };
+    return {
+      status: 502,
+      message: `itch.io refused the ownership check of game ${game} (HTTP ${error.status}: ${error.errors.join('; ')}): ${hint}`,
+    };
   }
   return { status: 502, message: `itch.io could not check ownership of game ${game} (${failureInWords(error)}): try again later` };
 }
@@ -174,6 +177,8 @@ function developerClient(apiKey: unknown, context: OwnershipContext): ItchClient
   try {
     placeCredential({ type: 'api-key', key: apiKey as string });
   } catch (error) {
+    // Without the cause: its message names `credential.key`, which this one renames for the caller.
+    // eslint-disable-next-line preserve-caught-error
     throw new TypeError((error as Error).message.replace('credential.key', 'ownership.apiKey'));
   }
   return createItchClient({ ...context, credential: { type: 'api-key', key: apiKey as string } });

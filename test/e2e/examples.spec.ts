@@ -41,17 +41,36 @@ const EXAMPLES: Example[] = [
   { name: 'static-node', command: () => [process.execPath, 'server.js'], ready: /listening on (http:\/\/\S+)/ },
   { name: 'express', command: () => [process.execPath, 'server.js'], ready: /listening on (http:\/\/\S+)/ },
   { name: 'hono', command: () => [process.execPath, 'server.js'], ready: /listening on (http:\/\/\S+)/ },
-  { name: 'vite-spa', command: (port) => [process.execPath, bin('vite'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'], ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/ },
+  {
+    name: 'vite-spa',
+    command: (port) => [process.execPath, bin('vite'), '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    ready: /Local:\s+(http:\/\/127\.0\.0\.1:\d+)/,
+  },
   {
     name: 'cloudflare-worker',
     // wrangler.jsonc's vars are the Worker's settings: the test's emulator replaces the default one.
     command: (port, itchUrl, publicOrigin) => [
-      ...[process.execPath, bin('wrangler'), 'dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--show-interactive-dev-session=false'],
+      ...[
+        process.execPath,
+        bin('wrangler'),
+        'dev',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        '0',
+        '--show-interactive-dev-session=false',
+      ],
       ...['--var', `ITCH_BASE_URL:${itchUrl}`, '--var', `PUBLIC_ORIGIN:${publicOrigin}`, '--var', `GAME_ORIGIN:http://localhost:${port}`],
     ],
     ready: /Ready on (http:\/\/\S+)/,
   },
-  { name: 'deno', command: () => [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', 'main.ts'], ready: /listening on (http:\/\/\S+)/ },
+  {
+    name: 'deno',
+    command: () => [bin('deno'), 'run', '--allow-net', '--allow-env', '--allow-read', 'main.ts'],
+    ready: /listening on (http:\/\/\S+)/,
+  },
   { name: 'bun', command: () => [bin('bun'), 'run', 'server.ts'], ready: /listening on (http:\/\/\S+)/ },
 ];
 
@@ -75,7 +94,11 @@ interface Running {
  * With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). With
  * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up.
  */
-async function start(example: Example, itch: RunningEmulator, { publicOrigin, sessionSecret }: { publicOrigin?: string; sessionSecret?: string } = {}): Promise<Running> {
+async function start(
+  example: Example,
+  itch: RunningEmulator,
+  { publicOrigin, sessionSecret }: { publicOrigin?: string; sessionSecret?: string } = {},
+): Promise<Running> {
   const port = await freePort();
   const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
   const { PUBLIC_ORIGIN: _ours, SESSION_SECRET: _secret, ...environment } = process.env;
@@ -101,6 +124,7 @@ async function start(example: Example, itch: RunningEmulator, { publicOrigin, se
     const timer = setTimeout(() => reject(new Error(`${example.name} did not start in 60 s:\n${log}`)), 60_000);
     const read = (chunk: Buffer): void => {
       log += chunk.toString();
+      // eslint-disable-next-line no-control-regex -- the terminal's colour codes, taken out
       const match = example.ready.exec(log.replace(/\x1b\[[0-9;]*m/g, ''));
       if (match) {
         clearTimeout(timer);
@@ -125,7 +149,8 @@ async function stop(running: Running | undefined): Promise<void> {
       // The group is gone already.
     }
   };
-  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+  const exited =
+    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
   signal('SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   signal('SIGKILL');
@@ -205,11 +230,18 @@ for (const example of EXAMPLES) {
     test('a refused token leaves one line naming the reason in the server log, never the token', async ({ request }) => {
       const token = 'not-a-token-itch-io-knows-0123456789abcdef';
       const before = running!.log().length;
-      const answer = await request.post(`${running!.origin}/auth/itch`, { data: { access_token: token }, headers: { Origin: running!.origin } });
+      const answer = await request.post(`${running!.origin}/auth/itch`, {
+        data: { access_token: token },
+        headers: { Origin: running!.origin },
+      });
       expect(answer.status()).toBe(401);
       // The handler's onError line (wrangler also logs each request, with its status).
       await expect.poll(() => running!.log().slice(before)).toMatch(/refused \(401\)/);
-      const lines = running!.log().slice(before).split('\n').filter((line) => /refused \(401\)/.test(line));
+      const lines = running!
+        .log()
+        .slice(before)
+        .split('\n')
+        .filter((line) => /refused \(401\)/.test(line));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/itch\.io did not accept the access token/);
       expect(running!.log()).not.toContain(token);
@@ -236,7 +268,10 @@ for (const example of EXAMPLES) {
       // in production), whose cross-origin form POST carries the SameSite=Lax cookie.
       const sibling = `${itch.url}/not-the-site.html`;
       await page.route(sibling, (route) =>
-        route.fulfill({ contentType: 'text/html', body: `<form method="post" action="${origin}/logout"></form><script>document.forms[0].submit()</script>` }),
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<form method="post" action="${origin}/logout"></form><script>document.forms[0].submit()</script>`,
+        }),
       );
       const refused = page.waitForResponse(`${origin}/logout`);
       await page.goto(sibling);
@@ -271,7 +306,11 @@ for (const example of EXAMPLES) {
 
     if (example.name === 'deno') {
       test('type-checks with deno check against the packed types', () => {
-        const checked = spawnSync(bin('deno'), ['check', 'main.ts'], { cwd: path.join(examples, 'deno'), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } });
+        const checked = spawnSync(bin('deno'), ['check', 'main.ts'], {
+          cwd: path.join(examples, 'deno'),
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+        });
         expect(checked.status, checked.stderr).toBe(0);
       });
     }
@@ -281,16 +320,21 @@ for (const example of EXAMPLES) {
       // third one (as itch.io's page frames html-classic.itch.zone), so the site's cookie is
       // third-party in it. Its popup login answers a game token, with which it saves and loads at
       // the site's /api/progress (CORS), renews it at /api/renew, and keeps it over a reload.
-      test('a framed game on another origin logs in with the popup, saves and loads with its game token, renews it, survives a reload', async ({ page, context }) => {
+      test('a framed game on another origin logs in with the popup, saves and loads with its game token, renews it, survives a reload', async ({
+        page,
+        context,
+      }) => {
         const origin = running!.origin;
         const gameOrigin = origin.replace('127.0.0.1', 'localhost');
         // A real server on loopback (Chromium's Local Network Access keeps a page of no address,
         // as page.route makes, from framing loopback), on another origin than both.
         const framer = createHttpServer((_request, response) => {
-          response.writeHead(200, { 'Content-Type': 'text/html' }).end(`<iframe src="${gameOrigin}/game/" style="width: 800px; height: 500px"></iframe>`);
+          response
+            .writeHead(200, { 'Content-Type': 'text/html' })
+            .end(`<iframe src="${gameOrigin}/game/" style="width: 800px; height: 500px"></iframe>`);
         });
         await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
-                const framerUrl = `http://127.0.0.1:${(framer.address() as { port: number }).port}/`;
+        const framerUrl = `http://127.0.0.1:${(framer.address() as { port: number }).port}/`;
         const calls: { path: string; status: number; authorization?: string | undefined; cookie?: string | undefined }[] = [];
         page.on('response', async (response) => {
           const url = new URL(response.url());
@@ -320,7 +364,15 @@ for (const example of EXAMPLES) {
         // frame its sessionStorage: the game keeps its token in memory only, so after a reload
         // the player logs in again, and their saves are on the site.
         const frame = page.frames().find((candidate) => candidate.url().startsWith(gameOrigin))!;
-        expect(await frame.evaluate(() => { try { return typeof sessionStorage.getItem('game-token'); } catch (error) { return (error as Error).name; } })).toBe('SecurityError');
+        expect(
+          await frame.evaluate(() => {
+            try {
+              return typeof sessionStorage.getItem('game-token');
+            } catch (error) {
+              return (error as Error).name;
+            }
+          }),
+        ).toBe('SecurityError');
         await page.reload();
         await expect(game.getByRole('button', { name: 'Log in with itch.io to save' })).toBeVisible();
         await logIn(game);
@@ -331,7 +383,9 @@ for (const example of EXAMPLES) {
         await page.goto(`${gameOrigin}/game/`);
         await logIn(page);
         await expect(page.getByText(`Loaded: ${stars} stars.`)).toBeVisible();
-        const renewed = page.waitForResponse((response) => response.url() === `${origin}/api/renew` && response.request().method() === 'POST');
+        const renewed = page.waitForResponse(
+          (response) => response.url() === `${origin}/api/renew` && response.request().method() === 'POST',
+        );
         await page.reload();
         expect((await renewed).status(), 'the kept token, renewed after the reload').toBe(200);
         await expect(page.getByText(hello)).toBeVisible();
@@ -339,7 +393,14 @@ for (const example of EXAMPLES) {
         await expect(page.locator('#stars')).toHaveText(String(stars));
 
         // Every API call carried the game token, none a cookie of the site.
-        expect(calls.map((call) => `${call.path} ${call.status}`)).toEqual(['/api/progress 200', '/api/progress 204', '/api/progress 200', '/api/progress 200', '/api/renew 200', '/api/progress 200']);
+        expect(calls.map((call) => `${call.path} ${call.status}`)).toEqual([
+          '/api/progress 200',
+          '/api/progress 204',
+          '/api/progress 200',
+          '/api/progress 200',
+          '/api/renew 200',
+          '/api/progress 200',
+        ]);
         for (const call of calls) {
           expect(call.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
           expect(call.cookie).toBeUndefined();
@@ -351,8 +412,12 @@ for (const example of EXAMPLES) {
         expect((await fetch(`${origin}/me`, { headers: { Authorization: `Bearer ${token}` } })).status, '/me is for the cookie').toBe(401);
         expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin } })).status).toBe(401);
         const [header, payload, signature] = token.split('.');
-        const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: String(gamer.id) })).toString('base64url');
-        expect((await fetch(`${origin}/api/progress`, { headers: { Authorization: `Bearer ${header}.${forged}.${signature}` } })).status).toBe(401);
+        const forged = Buffer.from(
+          JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: String(gamer.id) }),
+        ).toString('base64url');
+        expect(
+          (await fetch(`${origin}/api/progress`, { headers: { Authorization: `Bearer ${header}.${forged}.${signature}` } })).status,
+        ).toBe(401);
         // Game servers verify it with the site's JWK Set alone.
         const keys = (await (await fetch(`${origin}/.well-known/jwks.json`)).json()) as { keys: { kty: string; crv: string }[] };
         expect(keys.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
@@ -367,11 +432,19 @@ for (const example of EXAMPLES) {
         const verifier = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
         const binding = await popupBindingOf(verifier);
         const state = await popupStateOfBinding(binding);
-        const query = new URLSearchParams({ state, client_id: C.clients.demo.clientId, redirect_uri: `${origin}/callback.html`, scope: 'profile:me' });
+        const query = new URLSearchParams({
+          state,
+          client_id: C.clients.demo.clientId,
+          redirect_uri: `${origin}/callback.html`,
+          scope: 'profile:me',
+        });
         // What the popup's start page does: opened (GET), then bound to this browser once its
         // opener confirmed the state (the binding cookie stays in this request context).
         expect((await request.get(`${origin}/auth/itch?${query}`)).status()).toBe(200);
-        const bound = await request.post(`${origin}/auth/itch?${query}`, { data: { popup_bind: state, opener: origin, binding }, headers: { Origin: origin } });
+        const bound = await request.post(`${origin}/auth/itch?${query}`, {
+          data: { popup_bind: state, opener: origin, binding },
+          headers: { Origin: origin },
+        });
         expect(bound.status(), await bound.text()).toBe(200);
         const post = (data: object) => request.post(`${origin}/auth/itch`, { data, headers: { Origin: origin } });
         const deposits = await Promise.all(Array.from({ length: 8 }, () => post({ access_token: C.oauthToken, state })));
@@ -387,7 +460,11 @@ for (const example of EXAMPLES) {
     // Last: it replaces the running server.
     test('a session outlives a restart of the server with the same SESSION_SECRET', async () => {
       const origin = running!.origin;
-      const login = await fetch(`${origin}/auth/itch`, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ access_token: C.oauthToken }) });
+      const login = await fetch(`${origin}/auth/itch`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ access_token: C.oauthToken }),
+      });
       expect(login.status, await login.clone().text()).toBe(200);
       const { cookie, setCookie } = sessionCookieOf(login);
       // A login started from an http page: the plain name, without Secure (browsers refuse Secure on http).
@@ -429,7 +506,10 @@ for (const example of EXAMPLES) {
     });
 
     test('sets a Secure __Host- cookie for an http request from the PUBLIC_ORIGIN page', async ({ request }) => {
-      const answer = await request.post(`${running!.origin}/auth/itch`, { data: { access_token: C.oauthToken }, headers: { Origin: publicOrigin } });
+      const answer = await request.post(`${running!.origin}/auth/itch`, {
+        data: { access_token: C.oauthToken },
+        headers: { Origin: publicOrigin },
+      });
       expect(answer.status(), await answer.text()).toBe(200);
       const cookie = answer.headersArray().find(({ name }) => name.toLowerCase() === 'set-cookie')?.value ?? '';
       expect(cookie).toMatch(/^__Host-itch-session=/);
