@@ -36,7 +36,18 @@ export default defineConfig(({ mode }): UserConfig => {
         formats: ['es'],
       },
       rollupOptions: {
-        external: [/^lit($|\/)/, /^@lit\//, /^zod($|\/)/, /^hono($|\/)/, /^@hono\//, /^unstorage($|\/)/, /^lru-cache$/, /^node:/, /^vite$/, /^open$/],
+        external: [
+          /^lit($|\/)/,
+          /^@lit\//,
+          /^zod($|\/)/,
+          /^hono($|\/)/,
+          /^@hono\//,
+          /^unstorage($|\/)/,
+          /^lru-cache$/,
+          /^node:/,
+          /^vite$/,
+          /^open$/,
+        ],
       },
     },
   };

@@ -2,7 +2,13 @@
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { ButtonPage, Callback, Site } from './site.js';
 
-export const CHROME_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 export const TOKEN = 'benchTokenA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5';
 
 export function launch(): Promise<Browser> {
@@ -126,7 +132,9 @@ export async function buttonRun(browser: Browser, site: Site, variant: ButtonPag
     // Layout shifts are reported after the frame that has them: give it two frames more.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.waitForTimeout(100);
-    const b = await page.evaluate(() => (window as unknown as { __button: { ready: number; start: number; cls: number; interactive: boolean } }).__button);
+    const b = await page.evaluate(
+      () => (window as unknown as { __button: { ready: number; start: number; cls: number; interactive: boolean } }).__button,
+    );
     return { readyMs: b.ready - b.start, cls: b.cls, interactive: b.interactive };
   } finally {
     await context.close();

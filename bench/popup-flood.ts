@@ -44,7 +44,11 @@ console.log(`${N.toLocaleString('en')} requests of each kind, one client, in pro
 console.log('| request (no itch.io login) | handled | store entries after |\n|---|---:|---:|');
 await measure('start page (GET), refuse mode', 'refuse', ({ state }) => new Request(start(state)));
 await measure('start page (GET), confirm mode', 'confirm', ({ state }) => new Request(start(state)));
-await measure('bind with an opener (valid binding)', 'refuse', ({ state, binding }) => post({ popup_bind: state, opener: APP, binding }, start(state)));
-await measure('bind without an opener (popup_unverified)', 'refuse', ({ state }) => post({ popup_bind: state, opener: null }, start(state)));
+await measure('bind with an opener (valid binding)', 'refuse', ({ state, binding }) =>
+  post({ popup_bind: state, opener: APP, binding }, start(state)),
+);
+await measure('bind without an opener (popup_unverified)', 'refuse', ({ state }) =>
+  post({ popup_bind: state, opener: null }, start(state)),
+);
 await measure('deposit without a binding', 'refuse', ({ state }) => post({ access_token: 'x'.repeat(40), state }));
 await measure('collection with a random verifier', 'refuse', () => post({ popup_verifier: randomBytes(32).toString('base64url') }));

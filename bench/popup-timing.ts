@@ -53,7 +53,9 @@ interface Run {
 }
 
 async function startSide(name: Side['name'], root: string): Promise<Side> {
-  const { startPopupWorld } = (await import(path.join(path.resolve(root), 'test/e2e/support/popup-world.ts'))) as typeof import('../test/e2e/support/popup-world.js');
+  const { startPopupWorld } = (await import(
+    path.join(path.resolve(root), 'test/e2e/support/popup-world.ts')
+  )) as typeof import('../test/e2e/support/popup-world.js');
   const world = await startPopupWorld();
   return { name, root, world };
 }
@@ -73,10 +75,17 @@ async function loginOnce(engine: Engine, side: Side): Promise<Run> {
     await session.goto(`${world.top}/top.html`);
     const [main] = await session.windows();
     await session.enterFrame('iframe[title="game"]');
-    await waitFor('the button to render', () => session.evaluate(() => document.querySelector('itch-login-button')?.shadowRoot?.querySelector('button') != null));
+    await waitFor('the button to render', () =>
+      session.evaluate(() => document.querySelector('itch-login-button')?.shadowRoot?.querySelector('button') != null),
+    );
     const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
     await session.switchToWindow(popup);
-    await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth', 20_000);
+    await waitForUrl(
+      session,
+      "the emulator's consent page",
+      (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth',
+      20_000,
+    );
     const itchAt = await session.evaluate(() => performance.timeOrigin);
     await session.select('#user', String(C.users.gamer));
     await session.click('button[value="approve"]');
@@ -86,9 +95,14 @@ async function loginOnce(engine: Engine, side: Side): Promise<Run> {
     if (!result.startsWith('itch-login-success ')) throw new Error(`${side.name}: ${result.slice(0, 300)}`);
     const page = await session.evaluate(() => {
       const events = (window as unknown as { events: { type: string; at: number }[] }).events;
-      return { origin: performance.timeOrigin, start: events.find((e) => e.type === 'itch-login-start')!.at, success: events.find((e) => e.type === 'itch-login-success')!.at };
+      return {
+        origin: performance.timeOrigin,
+        start: events.find((e) => e.type === 'itch-login-start')!.at,
+        success: events.find((e) => e.type === 'itch-login-success')!.at,
+      };
     });
-    if (depositAt === undefined || world.deposits.length !== depositsBefore + 1 || world.deposits.at(-1) !== 202) throw new Error(`${side.name}: deposits ${JSON.stringify(world.deposits)}`);
+    if (depositAt === undefined || world.deposits.length !== depositsBefore + 1 || world.deposits.at(-1) !== 202)
+      throw new Error(`${side.name}: deposits ${JSON.stringify(world.deposits)}`);
     const clickAt = page.origin + page.start;
     const successAt = page.origin + page.success;
     return { total: page.success - page.start, toItch: itchAt - clickAt, toDeposit: depositAt - clickAt, poll: successAt - depositAt };
@@ -121,7 +135,9 @@ try {
         for (const side of order) {
           const run = await loginOnce(engine, side);
           runs[side.name].push(run);
-          log(`${name} ${round + 1}/${RUNS} ${side.name}: total ${f(run.total)}, to itch.io ${f(run.toItch)}, to deposit ${f(run.toDeposit)}, poll ${f(run.poll)}`);
+          log(
+            `${name} ${round + 1}/${RUNS} ${side.name}: total ${f(run.total)}, to itch.io ${f(run.toItch)}, to deposit ${f(run.toDeposit)}, poll ${f(run.poll)}`,
+          );
         }
       }
     } finally {

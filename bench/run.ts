@@ -141,7 +141,12 @@ lines.push(
 for (const b of BUTTON_PAGES) {
   const runs = buttonRuns[b];
   const cls = runs.map((r) => r.cls);
-  lines.push(`| ${BUTTONS[b].replace('<head>', '`<head>`')} | ${ms(runs.map((r) => r.readyMs), 0)} | ${median(cls).toFixed(4)} (max ${Math.max(...cls).toFixed(4)}) |`);
+  lines.push(
+    `| ${BUTTONS[b].replace('<head>', '`<head>`')} | ${ms(
+      runs.map((r) => r.readyMs),
+      0,
+    )} | ${median(cls).toFixed(4)} (max ${Math.max(...cls).toFixed(4)}) |`,
+  );
   if (b !== 'module-no-css' && Math.max(...cls) > 0) problems.push(`button, ${BUTTONS[b]}: layout shift ${Math.max(...cls)}`);
   if (runs.some((r) => !r.interactive)) problems.push(`button, ${BUTTONS[b]}: not rendered when upgraded`);
 }
@@ -153,7 +158,10 @@ lines.push(
   `| onLogin | logins/s | p50 | p99 | failed | heapUsed after gc: before | after ${num(SERVER.logins / 2)} logins | after ${num(SERVER.logins)} | then ${IDLE_MS / 1000} s idle |`,
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 );
-for (const [what, figures] of [['a hand-written cookie', server], ["createSessions' (encrypted cookie)", serverSessions]] as const) {
+for (const [what, figures] of [
+  ['a hand-written cookie', server],
+  ["createSessions' (encrypted cookie)", serverSessions],
+] as const) {
   lines.push(
     `| ${what} | ${Math.round(figures.logins / figures.seconds)} | ${median(figures.latenciesMs).toFixed(0)} ms | ${quantile(figures.latenciesMs, 0.99).toFixed(0)} ms | ${figures.failures} | ${MiB(figures.heapBefore)} | ${MiB(figures.heapAfterHalf)} | ${MiB(figures.heapAfter)} | ${MiB(figures.heapAfterIdle)} |`,
   );
@@ -166,7 +174,9 @@ lines.push(
   '',
   '| operation | per second | p50 | p99 |',
   '|---|---:|---:|---:|',
-  ...sessionFigures.rows.map((row) => `| ${row.name} | ${num(Math.round(row.rate))} | ${row.p50Us.toFixed(1)} µs | ${row.p99Us.toFixed(1)} µs |`),
+  ...sessionFigures.rows.map(
+    (row) => `| ${row.name} | ${num(Math.round(row.rate))} | ${row.p50Us.toFixed(1)} µs | ${row.p99Us.toFixed(1)} µs |`,
+  ),
 );
 
 const table = lines.join('\n');

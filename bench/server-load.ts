@@ -44,7 +44,9 @@ async function heapAfterGc(): Promise<number> {
 }
 
 /** The cookie of a site that keeps its sessions itself: the login's cost without createSessions. */
-const handWritten = ({ user }: LoginContext): LoginResult => ({ headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` } });
+const handWritten = ({ user }: LoginContext): LoginResult => ({
+  headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` },
+});
 
 process.once('message', async (work: Work) => {
   const origin = 'http://127.0.0.1:8080';

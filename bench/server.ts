@@ -27,8 +27,16 @@ export interface ServerFigures extends LoadResult {
 /** Idle time before the last heap figure: past every timer a login may leave (the client's 10 s time limit). */
 export const IDLE_MS = 11_000;
 
-export async function measureServer(options: { warmup: number; logins: number; concurrency: number; sessions?: boolean }): Promise<ServerFigures> {
-  const emulator = fork(here('./emulator-process.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function measureServer(options: {
+  warmup: number;
+  logins: number;
+  concurrency: number;
+  sessions?: boolean;
+}): Promise<ServerFigures> {
+  const emulator = fork(here('./emulator-process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     const { url, apiUrl } = await nextMessage<{ url: string; apiUrl: string }>(emulator, 'ready');
     emulator.send({ type: 'tokens', count: options.warmup + options.logins });

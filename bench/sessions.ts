@@ -18,7 +18,16 @@ export interface SessionsRow {
   p50Us: number;
   p99Us: number;
 }
-const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', display_name: 'leaf', gamer: true, developer: true, press_user: false, cover_url: 'https://img.itch.zone/aW1nLzEyMzQ1Njc4OTAucG5n/100x100%23/abcdef.png' };
+const user = {
+  id: 1,
+  username: 'leafo',
+  url: 'https://leafo.itch.io',
+  display_name: 'leaf',
+  gamer: true,
+  developer: true,
+  press_user: false,
+  cover_url: 'https://img.itch.zone/aW1nLzEyMzQ1Njc4OTAucG5n/100x100%23/abcdef.png',
+};
 
 /** Every figure of createSessions, measured in this process one after the other. */
 export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBytes: number; gameTokenBytes: number }> {
@@ -65,7 +74,12 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
       latencies.push((now - start) * 1000);
       start = now;
     }
-    rows.push({ name, rate: latencies.length / ((start - first) / 1000), p50Us: quantile(latencies, 0.5), p99Us: quantile(latencies, 0.99) });
+    rows.push({
+      name,
+      rate: latencies.length / ((start - first) / 1000),
+      p50Us: quantile(latencies, 0.5),
+      p99Us: quantile(latencies, 0.99),
+    });
   }
 
   await measure('Map lookup (server-side table)', () => table.get(cookie));
@@ -88,8 +102,14 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { rows, cookieBytes, gameTokenBytes } = await measureSessions();
-  console.log(`Node ${process.version}, load average ${loadavg().map((load) => load.toFixed(1)).join(' ')}, cookie ${cookieBytes} bytes, game token ${gameTokenBytes} bytes\n`);
+  console.log(
+    `Node ${process.version}, load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}, cookie ${cookieBytes} bytes, game token ${gameTokenBytes} bytes\n`,
+  );
   for (const { name, rate, p50Us, p99Us } of rows) {
-    console.log(`${name.padEnd(34)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${p50Us.toFixed(1).padStart(6)} µs   p99 ${p99Us.toFixed(1).padStart(6)} µs`);
+    console.log(
+      `${name.padEnd(34)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${p50Us.toFixed(1).padStart(6)} µs   p99 ${p99Us.toFixed(1).padStart(6)} µs`,
+    );
   }
 }

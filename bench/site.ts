@@ -79,37 +79,37 @@ export async function startSite(options: { assets: Assets; preupgradeCss: string
 </body></html>`,
     '/hello-game.html': () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Game</title>
 <script src="/assets/hello-app.js"></script></head><body><h1>Game</h1></body></html>`,
-    '/user/oauth': () => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize</title></head><body><p>Approve?</p></body></html>',
-    '/done.html': () => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head><body><p>Signed in</p></body></html>',
+    '/user/oauth': () =>
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize</title></head><body><p>Approve?</p></body></html>',
+    '/done.html': () =>
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed in</title></head><body><p>Signed in</p></body></html>',
     ...Object.fromEntries(
       Object.entries(CALLBACKS).map(([name, first]) => [
         `/cb-${name}.html`,
         () => `<!doctype html>
 <html lang="en"><head>${first}
 <meta charset="utf-8"><title>Signing in</title>
-${LATER_SCRIPTS.filter((k) => k !== 'body-inline').map(laterScript).join('\n')}
+${LATER_SCRIPTS.filter((k) => k !== 'body-inline')
+  .map(laterScript)
+  .join('\n')}
 </head><body>
 <h1>Signing you in…</h1>
 ${laterScript('body-inline')}
 </body></html>`,
       ]),
     ),
-    ...Object.fromEntries(
-      BUTTON_PAGES.map((variant) => [
-        `/button-${variant}.html`,
-        () => buttonPage(variant, options.preupgradeCss),
-      ]),
-    ),
+    ...Object.fromEntries(BUTTON_PAGES.map((variant) => [`/button-${variant}.html`, () => buttonPage(variant, options.preupgradeCss)])),
   };
 
   const site: Site = {
     url: '',
     run: { posts: 0, ran: new Set() },
     newRun: () => (site.run = { posts: 0, ran: new Set() }),
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 
   const send = (res: ServerResponse, status: number, type: string, body: string) => {

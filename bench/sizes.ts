@@ -70,7 +70,11 @@ export async function measureSizes(): Promise<{ rows: SizeRow[]; assets: Assets 
     add(`ours: dist/${file}`, readFileSync(`${root}dist/${file}`), note);
   }
   const lit = /^lit($|\/)|^@lit\//;
-  add('ours: button, tree-shaken ESM (Lit external)', await bundle(contender('button.ts'), 'es', [lit]), "`import { ItchLoginButton }` + define");
+  add(
+    'ours: button, tree-shaken ESM (Lit external)',
+    await bundle(contender('button.ts'), 'es', [lit]),
+    '`import { ItchLoginButton }` + define',
+  );
   add('Lit (what the button imports)', await bundle(contender('lit.ts'), 'es'), 'shared with any other Lit element of the app');
   const buttonWithLit = await bundle(contender('button.ts'), 'es');
   add('ours: button + Lit, one ESM bundle', buttonWithLit, 'served to the late-import page');

@@ -105,13 +105,16 @@ export function realItchFromEnv(env: NodeJS.ProcessEnv = process.env): RealItchS
   if (!clientId) return undefined;
   const applicationId = env['ITCH_APPLICATION_ID']?.trim();
   if (!applicationId) {
-    throw new Error('ITCH_APPLICATION_ID is needed with ITCH_CLIENT_ID: the number in your OAuth application\'s address on https://itch.io/user/settings/oauth-apps (without it, tokens issued to any other application would log in)');
+    throw new Error(
+      "ITCH_APPLICATION_ID is needed with ITCH_CLIENT_ID: the number in your OAuth application's address on https://itch.io/user/settings/oauth-apps (without it, tokens issued to any other application would log in)",
+    );
   }
-  if (!/^[1-9]\d*$/.test(applicationId)) throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
+  if (!/^[1-9]\d*$/.test(applicationId))
+    throw new Error(`ITCH_APPLICATION_ID must be a positive integer, got ${JSON.stringify(applicationId)}`);
   const gameId = env['ITCH_GAME_ID']?.trim();
   if (gameId && !/^[1-9]\d*$/.test(gameId)) throw new Error(`ITCH_GAME_ID must be a positive integer, got ${JSON.stringify(gameId)}`);
   const storeUrl = env['ITCH_STORE_URL']?.trim();
-  if (gameId && !storeUrl) throw new Error('ITCH_STORE_URL (the game\'s itch.io page) is needed with ITCH_GAME_ID');
+  if (gameId && !storeUrl) throw new Error("ITCH_STORE_URL (the game's itch.io page) is needed with ITCH_GAME_ID");
   return {
     vault: gameId ? { gameId: Number(gameId), storeUrl: storeUrl!, apiKey: env['ITCH_API_KEY']?.trim() || undefined } : undefined,
     clientId,
@@ -157,8 +160,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     if (publicRedirect !== undefined && publicRedirect.pathname !== CALLBACK_PATH) {
       throw new Error(`ITCH_REDIRECT_URI must end in ${CALLBACK_PATH} (the demo's callback page), got ${publicRedirect.href}`);
     }
-    if (publicRedirect !== undefined && ['127.0.0.1', 'localhost'].includes(publicRedirect.hostname) && publicRedirect.port !== String(port)) {
-      throw new Error(`ITCH_REDIRECT_URI ${publicRedirect.href} is on another port than the demo's (${port}): pass --port ${publicRedirect.port || 80}`);
+    if (
+      publicRedirect !== undefined &&
+      ['127.0.0.1', 'localhost'].includes(publicRedirect.hostname) &&
+      publicRedirect.port !== String(port)
+    ) {
+      throw new Error(
+        `ITCH_REDIRECT_URI ${publicRedirect.href} is on another port than the demo's (${port}): pass --port ${publicRedirect.port || 80}`,
+      );
     }
     // Filled in once the server listens (the port may be picked by the OS).
     // The vault's game: Starfall Keep and the seeded developer's key with the emulator (its owners
@@ -172,7 +181,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       if (vault === undefined) throw new Error('owners-only needs the game: set ITCH_GAME_ID and ITCH_STORE_URL');
       vault.requireOwnership = true;
     }
-    const login: LoginSettings = { clientId: itch?.clientId ?? emulatorClient.clientId, redirectUri: '', baseUrl, storeUrl: vault?.storeUrl };
+    const login: LoginSettings = {
+      clientId: itch?.clientId ?? emulatorClient.clientId,
+      redirectUri: '',
+      baseUrl,
+      storeUrl: vault?.storeUrl,
+    };
 
     // The browser game, on another site (localhost vs 127.0.0.1), as itch.io frames HTML5 games
     // from html-classic.itch.zone.
@@ -200,7 +214,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     });
     await game.listen();
     const gameAddress = game.httpServer?.address();
-    if (gameAddress === null || gameAddress === undefined || typeof gameAddress === 'string') throw new Error('the demo game is not listening on a TCP port');
+    if (gameAddress === null || gameAddress === undefined || typeof gameAddress === 'string')
+      throw new Error('the demo game is not listening on a TCP port');
     const gameUrl = `http://localhost:${gameAddress.port}`;
     login.gameUrl = gameUrl;
     closers.push(() => game.close());
@@ -256,7 +271,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     });
     await vite.listen();
     const address = vite.httpServer?.address();
-    if (address === null || address === undefined || typeof address === 'string') throw new Error('the demo is not listening on a TCP port');
+    if (address === null || address === undefined || typeof address === 'string')
+      throw new Error('the demo is not listening on a TCP port');
     const url = `http://127.0.0.1:${address.port}`;
     login.redirectUri = publicRedirect?.href ?? `${url}${CALLBACK_PATH}`;
     login.gameBackend = `${url}${TOKEN_PATH}`;
@@ -355,7 +371,7 @@ async function main(argv: string[]): Promise<void> {
       `  itch.io emulator     ${demo.emulator.url}`,
       '',
       `  Open ${demo.url} and click "Log in with itch.io", or "Log in to save" in the game under "Play in your browser".`,
-      '  On the emulator\'s consent page, pick a user (no passwords) and click Approve.',
+      "  On the emulator's consent page, pick a user (no passwords) and click Approve.",
       `  The vault (${demo.url}/vault.html) opens for owners of Starfall Keep: mossy (bought it), inkwell`,
       '  (claimed key), bramble (bundle); fernlight, quietbyte and pixelforge are told to buy it.',
     );

@@ -33,11 +33,17 @@ function markdownUnder(dir) {
     })
     .sort();
 }
-const readmes = process.argv.slice(2).length ? process.argv.slice(2) : ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...markdownUnder('docs')];
+const readmes = process.argv.slice(2).length
+  ? process.argv.slice(2)
+  : ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...markdownUnder('docs')];
 const work = path.join(root, '.readme-check');
 
 /** How the examples' pages read once served with their default settings. */
-const PLACEHOLDERS = { '%ITCH_CLIENT_ID%': 'emu-starfall-companion', '%ITCH_BASE_URL%': 'http://127.0.0.1:8787', '%ORIGIN%': 'http://127.0.0.1:3000' };
+const PLACEHOLDERS = {
+  '%ITCH_CLIENT_ID%': 'emu-starfall-companion',
+  '%ITCH_BASE_URL%': 'http://127.0.0.1:8787',
+  '%ORIGIN%': 'http://127.0.0.1:3000',
+};
 const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js' };
 // (toml: the itch app's manifest, configuration for people to copy; there is no TOML parser here.)
 const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http', 'toml']);
@@ -98,9 +104,22 @@ function blocks(file) {
     if (!open) continue;
     const indent = open[1].length;
     const end = lines.findIndex((line, j) => j > i && /^\s*```\s*$/.test(line));
-    const before = lines.slice(0, i).reverse().find((line) => line.trim() !== '') ?? '';
+    const before =
+      lines
+        .slice(0, i)
+        .reverse()
+        .find((line) => line.trim() !== '') ?? '';
     const from = /^\s*<!-- from (\S+) -->\s*$/.exec(before)?.[1];
-    found.push({ file, line: i + 1, lang: open[2].toLowerCase(), from, text: lines.slice(i + 1, end).map((line) => line.slice(indent)).join('\n') });
+    found.push({
+      file,
+      line: i + 1,
+      lang: open[2].toLowerCase(),
+      from,
+      text: lines
+        .slice(i + 1, end)
+        .map((line) => line.slice(indent))
+        .join('\n'),
+    });
     i = end;
   }
   return found;
@@ -111,7 +130,10 @@ function missingLine(block, source) {
   const raw = source.split('\n').map((line) => line.trim());
   const filled = raw.map((line) => Object.entries(PLACEHOLDERS).reduce((text, [name, value]) => text.replaceAll(name, value), line));
   let at = 0;
-  for (const line of block.split('\n').map((line) => line.trim()).filter(Boolean)) {
+  for (const line of block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)) {
     let next = at;
     while (next < raw.length && raw[next] !== line && filled[next] !== line) next++;
     if (next === raw.length) return line;
@@ -122,8 +144,15 @@ function missingLine(block, source) {
 
 /** GitHub's anchor of a heading: lower case, formatting and punctuation dropped, spaces as dashes. */
 function anchorOf(heading) {
-  const text = heading.replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1');
-  return text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  const text = heading
+    .replace(/`/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** The anchors of a Markdown file's headings (outside code blocks), with GitHub's -1, -2 for repeats. */
@@ -148,17 +177,20 @@ function brokenLinks(readme) {
   const file = path.join(root, readme);
   const broken = [];
   let fenced = false;
-  readFileSync(file, 'utf8').split('\n').forEach((line, index) => {
-    if (/^\s*```/.test(line)) fenced = !fenced;
-    if (fenced) return;
-    for (const [, target] of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      const [where, fragment] = target.split('#');
-      const resolved = where ? path.resolve(path.dirname(file), decodeURI(where)) : file;
-      if (!existsSync(resolved)) broken.push(`${readme}:${index + 1}: the link ${target} leads to no file`);
-      else if (fragment && resolved.endsWith('.md') && !anchors(resolved).has(fragment)) broken.push(`${readme}:${index + 1}: the link ${target}: no heading has the anchor #${fragment}`);
-    }
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      if (fenced) return;
+      for (const [, target] of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        const [where, fragment] = target.split('#');
+        const resolved = where ? path.resolve(path.dirname(file), decodeURI(where)) : file;
+        if (!existsSync(resolved)) broken.push(`${readme}:${index + 1}: the link ${target} leads to no file`);
+        else if (fragment && resolved.endsWith('.md') && !anchors(resolved).has(fragment))
+          broken.push(`${readme}:${index + 1}: the link ${target}: no heading has the anchor #${fragment}`);
+      }
+    });
   return broken;
 }
 
@@ -176,20 +208,22 @@ function testFiles(dir = 'test', found = new Map()) {
 /** Cited tests that do not exist: `name.spec.ts` › "title", "title"… up to the next `;` or cell. */
 function missingTests(readme, tests) {
   const missing = [];
-  readFileSync(path.join(root, readme), 'utf8').split('\n').forEach((line, index) => {
-    for (const [, name, titles] of line.matchAll(/`(?:[\w/-]*\/)?([\w.-]+\.(?:spec|test|measure)\.ts)`((?:\s*›[^;|]*)?)/g)) {
-      const files = tests.get(name);
-      if (!files) {
-        missing.push(`${readme}:${index + 1}: cites ${name}, which is not a test file under test/`);
-        continue;
+  readFileSync(path.join(root, readme), 'utf8')
+    .split('\n')
+    .forEach((line, index) => {
+      for (const [, name, titles] of line.matchAll(/`(?:[\w/-]*\/)?([\w.-]+\.(?:spec|test|measure)\.ts)`((?:\s*›[^;|]*)?)/g)) {
+        const files = tests.get(name);
+        if (!files) {
+          missing.push(`${readme}:${index + 1}: cites ${name}, which is not a test file under test/`);
+          continue;
+        }
+        const text = files.map((file) => readFileSync(path.join(root, file), 'utf8')).join('\n');
+        for (const [, title] of titles.matchAll(/"([^"]+)"/g)) {
+          const words = title.replace(/…/g, '').trim();
+          if (!text.includes(words)) missing.push(`${readme}:${index + 1}: ${name} has no test titled "${title}"`);
+        }
       }
-      const text = files.map((file) => readFileSync(path.join(root, file), 'utf8')).join('\n');
-      for (const [, title] of titles.matchAll(/"([^"]+)"/g)) {
-        const words = title.replace(/…/g, '').trim();
-        if (!text.includes(words)) missing.push(`${readme}:${index + 1}: ${name} has no test titled "${title}"`);
-      }
-    }
-  });
+    });
   return missing;
 }
 
@@ -215,12 +249,15 @@ for (const readme of readmes) {
     } else if (block.lang === 'json') {
       try {
         const paths = JSON.stringify(JSON.parse(block.text)).match(/\.\/node_modules\/itch-oauth-widget\/[^"]+/g) ?? [];
-        for (const file of paths) if (!existsSync(path.join(root, file.replace('./node_modules/itch-oauth-widget/', '')))) problems.push(`${where}: ${file} is not in the package`);
+        for (const file of paths)
+          if (!existsSync(path.join(root, file.replace('./node_modules/itch-oauth-widget/', ''))))
+            problems.push(`${where}: ${file} is not in the package`);
       } catch (error) {
         problems.push(`${where}: not JSON: ${error.message}`);
       }
     } else if (TYPE_CHECKED[block.lang]) toCheck.push({ ...block, where });
-    else if (!UNCHECKED.has(block.lang)) problems.push(`${where}: a ${block.lang} block must say where it comes from (<!-- from FILE --> on the line before)`);
+    else if (!UNCHECKED.has(block.lang))
+      problems.push(`${where}: a ${block.lang} block must say where it comes from (<!-- from FILE --> on the line before)`);
   }
 }
 
@@ -254,7 +291,9 @@ if (toCheck.length) {
       files: [path.join(root, 'scripts', 'readme-globals.d.ts'), ...files.map((file) => file.name)],
     }),
   );
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', work, '--pretty', 'false'], { encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', work, '--pretty', 'false'], {
+    encoding: 'utf8',
+  });
   for (const match of `${tsc.stdout}${tsc.stderr}`.matchAll(/^(?:.*[\\/])?(block-\d+-line-\d+\.\w+)\((\d+),\d+\): (error .*)$/gm)) {
     const file = files.find((candidate) => candidate.name === match[1]);
     const line = Number(file.where.split(':').pop()) + Number(match[2]);
@@ -270,5 +309,7 @@ if (problems.length) {
   console.error(`\n${problems.length} problem(s) in the code blocks and links of ${readmes.length} Markdown file(s)`);
   process.exitCode = 1;
 } else {
-  console.log(`${readmes.length} Markdown files ok (README.md, CONTRIBUTING.md, CHANGELOG.md, docs/): ${count} code blocks type-checked; the others found in the files they come from, or their names in the manifest; every relative link leads somewhere`);
+  console.log(
+    `${readmes.length} Markdown files ok (README.md, CONTRIBUTING.md, CHANGELOG.md, docs/): ${count} code blocks type-checked; the others found in the files they come from, or their names in the manifest; every relative link leads somewhere`,
+  );
 }

@@ -25,12 +25,22 @@ function playwrightChromium() {
 /** The usual install locations of Chrome, Chromium and Edge, most likely first. */
 export function systemBrowserPaths(platform = process.platform, env = process.env, home = homedir()) {
   if (platform === 'darwin') {
-    const apps = ['Google Chrome.app/Contents/MacOS/Google Chrome', 'Chromium.app/Contents/MacOS/Chromium', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
+    const apps = [
+      'Google Chrome.app/Contents/MacOS/Google Chrome',
+      'Chromium.app/Contents/MacOS/Chromium',
+      'Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+    ];
     return [...apps.map((app) => `/Applications/${app}`), ...apps.map((app) => path.posix.join(home, 'Applications', app))];
   }
   if (platform === 'win32') {
-    const roots = [env.LOCALAPPDATA, env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.ProgramW6432].filter((root) => root !== undefined && root !== '');
-    const apps = ['Google\\Chrome\\Application\\chrome.exe', 'Chromium\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe'];
+    const roots = [env.LOCALAPPDATA, env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.ProgramW6432].filter(
+      (root) => root !== undefined && root !== '',
+    );
+    const apps = [
+      'Google\\Chrome\\Application\\chrome.exe',
+      'Chromium\\Application\\chrome.exe',
+      'Microsoft\\Edge\\Application\\msedge.exe',
+    ];
     return apps.flatMap((app) => roots.map((root) => path.win32.join(root, app)));
   }
   return [

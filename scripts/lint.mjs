@@ -18,4 +18,8 @@ function run(command, args, cwd) {
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(tools, 'package-lock.json')).mtimeMs) {
   run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], tools);
 }
-run(path.join(tools, 'node_modules/.bin/eslint'), ['--config', path.join(tools, 'eslint.config.mjs'), '--max-warnings=0', ...process.argv.slice(2), '.'], root);
+run(
+  path.join(tools, 'node_modules/.bin/eslint'),
+  ['--config', path.join(tools, 'eslint.config.mjs'), '--max-warnings=0', ...process.argv.slice(2), '.'],
+  root,
+);

@@ -44,7 +44,12 @@ try {
   });
   if (!installed) console.log('examples/: the lockfile and the tarball are unchanged, reusing the install');
   console.log(`examples/ ready (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  if (process.argv.includes('--run')) run(process.execPath, [path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'test/e2e/examples.spec.ts', '--workers', '1'], root);
+  if (process.argv.includes('--run'))
+    run(
+      process.execPath,
+      [path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'test/e2e/examples.spec.ts', '--workers', '1'],
+      root,
+    );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

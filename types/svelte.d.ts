@@ -4,7 +4,13 @@
 // Attributes are the elements' HTML attributes; events use Svelte 5's `on<event>` attributes:
 //   <itch-oauth-callback onitch-login-success={(e) => show(e.detail.response)}></itch-oauth-callback>
 import type { HTMLAttributes } from 'svelte/elements';
-import type { ItchLoginButton, ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail, ItchOAuthCallback } from '../dist/index.js';
+import type {
+  ItchLoginButton,
+  ItchLoginErrorDetail,
+  ItchLoginStartDetail,
+  ItchLoginSuccessDetail,
+  ItchOAuthCallback,
+} from '../dist/index.js';
 
 /** A handler of one of the widget's events, with `detail` and the element typed. */
 export type ItchEventHandler<Element extends HTMLElement, Detail> = (event: CustomEvent<Detail> & { currentTarget: Element }) => void;

@@ -3,7 +3,15 @@
 import hello from 'hellojs/dist/hello.js';
 
 hello.init(
-  { itch: { id: 'bench-client', name: 'itch', oauth: { version: 2, auth: location.origin + '/user/oauth' }, scope: { basic: 'profile:me' }, scope_delim: ' ' } },
+  {
+    itch: {
+      id: 'bench-client',
+      name: 'itch',
+      oauth: { version: 2, auth: location.origin + '/user/oauth' },
+      scope: { basic: 'profile:me' },
+      scope_delim: ' ',
+    },
+  },
   { redirect_uri: location.origin + '/cb-hello.html', display: 'page' },
 );
 

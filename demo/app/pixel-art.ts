@@ -62,18 +62,7 @@ const SPRITES: Record<string, string[]> = {
     '.####dddd###sss.',
     '################',
   ],
-  knight: [
-    '..kkkk..',
-    '.kwwwwk.',
-    '.kwffwk.',
-    '.kfkfkk.',
-    '..ffff..',
-    '.cccccC.',
-    'ccccccCy',
-    '.ccccC.o',
-    '.cc.cC..',
-    '.kk.kk..',
-  ],
+  knight: ['..kkkk..', '.kwwwwk.', '.kwffwk.', '.kfkfkk.', '..ffff..', '.cccccC.', 'ccccccCy', '.ccccC.o', '.cc.cC..', '.kk.kk..'],
   heart: [
     '.hh.hh.', //
     'hwhhhhh',
@@ -91,17 +80,7 @@ const SPRITES: Record<string, string[]> = {
     'ioyyoi',
     'iiiiii',
   ],
-  tree: [
-    '...gg...',
-    '..gggg..',
-    '.gggggG.',
-    'ggggggGG',
-    '.ggggGG.',
-    'gggggGGG',
-    '.gggGGG.',
-    '...tt...',
-    '...tt...',
-  ],
+  tree: ['...gg...', '..gggg..', '.gggggG.', 'ggggggGG', '.ggggGG.', 'gggggGGG', '.gggGGG.', '...tt...', '...tt...'],
   bat: [
     'b.......b', //
     'bb.b.b.bb',

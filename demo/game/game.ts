@@ -49,13 +49,16 @@ const expiryOf = (token: string): number => {
 const keep = (token: string) => {
   session = token;
   clearTimeout(renewal);
-  renewal = setTimeout(async () => {
-    const answer = await fetch(renewUrl, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
-    if (answer?.ok) return keep(((await answer.json()) as { gameToken: string }).gameToken);
-    session = undefined;
-    root.dataset['signedIn'] = 'false';
-    status('Your session has ended: log in again to save.');
-  }, Math.max(0, expiryOf(token) - Date.now() - 60_000));
+  renewal = setTimeout(
+    async () => {
+      const answer = await fetch(renewUrl, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+      if (answer?.ok) return keep(((await answer.json()) as { gameToken: string }).gameToken);
+      session = undefined;
+      root.dataset['signedIn'] = 'false';
+      status('Your session has ended: log in again to save.');
+    },
+    Math.max(0, expiryOf(token) - Date.now() - 60_000),
+  );
 };
 
 root.addEventListener('itch-login-success', async (event) => {
@@ -67,7 +70,9 @@ root.addEventListener('itch-login-success', async (event) => {
   const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
   if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
   show();
-  status(saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`);
+  status(
+    saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`,
+  );
   // The owners-only feature: offered to owners; the backend checks again when it is played.
   const ownsGame = Object.values(login.owns ?? {}).includes(true);
   field('vault').hidden = !ownsGame;
@@ -108,8 +113,6 @@ field('save').addEventListener('click', async () => {
 show();
 // Ready for the player: every listener above is attached and the login button has rendered. (Tests
 // wait for this instead of clicking into a game that is still loading.)
-void root
-  .querySelector<ItchLoginButton>('itch-login-button')!
-  .updateComplete.then(() => {
-    root.dataset['ready'] = 'true';
-  });
+void root.querySelector<ItchLoginButton>('itch-login-button')!.updateComplete.then(() => {
+  root.dataset['ready'] = 'true';
+});

@@ -104,7 +104,11 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
   /** The vault for an owner; for the others, the refusal the token handler would give (`not_owner`) and where to buy. */
   const openVault = (owns: Owns | undefined): Response => {
     if (vault === undefined) return Response.json({ errors: ['the vault is not set up on this demo'] }, { status: 404 });
-    if (!ownsGame(owns)) return Response.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: vault.storeUrl }, { status: 403 });
+    if (!ownsGame(owns))
+      return Response.json(
+        { errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: vault.storeUrl },
+        { status: 403 },
+      );
     return Response.json(VAULT);
   };
 
@@ -136,7 +140,8 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
   const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
     if (request.method === 'PUT') {
       const body = (await request.json().catch(() => ({}))) as { progress?: unknown };
-      if (JSON.stringify(body.progress ?? null).length > 2048) return Response.json({ errors: ['progress is larger than 2 KiB'] }, { status: 413 });
+      if (JSON.stringify(body.progress ?? null).length > 2048)
+        return Response.json({ errors: ['progress is larger than 2 KiB'] }, { status: 413 });
       progress.set(session.user.id, body.progress ?? null);
     }
     return Response.json({ progress: progress.get(session.user.id) ?? null });

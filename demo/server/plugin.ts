@@ -115,7 +115,8 @@ export function demoPlugin(options: DemoPluginOptions): Plugin {
         // Cross-Origin-Resource-Policy); `?coep=require-corp` serves the stricter variant, under
         // which every cross-origin resource must send CORP, as some hosts still do.
         if (pathname === ISOLATED_PATH) {
-          const coep = new URL(req.url ?? '/', 'http://site.invalid').searchParams.get('coep') === 'require-corp' ? 'require-corp' : 'credentialless';
+          const coep =
+            new URL(req.url ?? '/', 'http://site.invalid').searchParams.get('coep') === 'require-corp' ? 'require-corp' : 'credentialless';
           res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
           res.setHeader('Cross-Origin-Embedder-Policy', coep);
         }

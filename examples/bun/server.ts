@@ -33,7 +33,10 @@ const handleToken = createTokenHandler({
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
-const pages: Record<string, URL> = { '/': new URL('./public/index.html', import.meta.url), '/callback.html': new URL('./public/callback.html', import.meta.url) };
+const pages: Record<string, URL> = {
+  '/': new URL('./public/index.html', import.meta.url),
+  '/callback.html': new URL('./public/callback.html', import.meta.url),
+};
 const scripts: Record<string, URL> = {
   '/itch-oauth.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js')),
   '/itch-oauth-capture.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth-capture.iife.js')),

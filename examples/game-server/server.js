@@ -38,9 +38,18 @@ async function playerOf(request) {
 }
 
 const server = createServer(async (request, response) => {
-  const cors = GAME_ORIGIN && request.headers.origin === GAME_ORIGIN ? { 'Access-Control-Allow-Origin': GAME_ORIGIN, Vary: 'Origin' } : { Vary: 'Origin' };
+  const cors =
+    GAME_ORIGIN && request.headers.origin === GAME_ORIGIN
+      ? { 'Access-Control-Allow-Origin': GAME_ORIGIN, Vary: 'Origin' }
+      : { Vary: 'Origin' };
   if (request.method === 'OPTIONS') {
-    response.writeHead(cors['Access-Control-Allow-Origin'] ? 204 : 403, { ...cors, 'Access-Control-Allow-Headers': 'Authorization', 'Access-Control-Allow-Methods': 'GET' }).end();
+    response
+      .writeHead(cors['Access-Control-Allow-Origin'] ? 204 : 403, {
+        ...cors,
+        'Access-Control-Allow-Headers': 'Authorization',
+        'Access-Control-Allow-Methods': 'GET',
+      })
+      .end();
     return;
   }
   if (request.url !== '/player' || request.method !== 'GET') {
@@ -49,7 +58,12 @@ const server = createServer(async (request, response) => {
   }
   const player = await playerOf(request);
   const status = player ? 200 : 401;
-  const headers = { ...cors, 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...(player ? {} : { 'WWW-Authenticate': 'Bearer' }) };
+  const headers = {
+    ...cors,
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    ...(player ? {} : { 'WWW-Authenticate': 'Bearer' }),
+  };
   response.writeHead(status, headers).end(JSON.stringify(player ?? { errors: ['a valid game token of this site is required'] }));
 });
 

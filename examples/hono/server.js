@@ -47,7 +47,9 @@ app.all('/logout', (c) => sessions.logout(c.req.raw));
 
 async function page(file, c) {
   const html = await readFile(new URL(file, import.meta.url), 'utf8');
-  return c.html(html.replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID).replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL).replaceAll('%ORIGIN%', PUBLIC_ORIGIN));
+  return c.html(
+    html.replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID).replaceAll('%ITCH_BASE_URL%', ITCH_BASE_URL).replaceAll('%ORIGIN%', PUBLIC_ORIGIN),
+  );
 }
 app.get('/', (c) => page('public/index.html', c));
 app.get('/callback.html', (c) => {

@@ -47,8 +47,16 @@ const handleToken = createTokenHandler({
 
 const file = (name) => new URL(name, import.meta.url);
 const widget = (name) => fileURLToPath(import.meta.resolve(`itch-oauth-widget/${name}`));
-const pages = { '/': file('public/index.html'), '/callback.html': file('public/callback.html'), '/play.html': file('public/play.html'), '/game/': file('public/game/index.html') };
-const scripts = { '/itch-oauth.iife.js': widget('itch-oauth.iife.js'), '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js') };
+const pages = {
+  '/': file('public/index.html'),
+  '/callback.html': file('public/callback.html'),
+  '/play.html': file('public/play.html'),
+  '/game/': file('public/game/index.html'),
+};
+const scripts = {
+  '/itch-oauth.iife.js': widget('itch-oauth.iife.js'),
+  '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js'),
+};
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
 /** The game's saves, by itch.io user id (yours to keep in a database). */

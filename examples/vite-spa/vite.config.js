@@ -65,7 +65,9 @@ function callbackPage() {
   return {
     name: 'callback-page',
     configureServer: (server) =>
-      serve(server, async () => server.transformIndexHtml('/callback.html', await readFile(path.join(server.config.root, 'callback.html'), 'utf8'))),
+      serve(server, async () =>
+        server.transformIndexHtml('/callback.html', await readFile(path.join(server.config.root, 'callback.html'), 'utf8')),
+      ),
     configurePreviewServer: (server) =>
       serve(server, () => readFile(path.resolve(server.config.root, server.config.build.outDir, 'callback.html'), 'utf8')),
   };

@@ -40,7 +40,16 @@ export const CONFIG_INVALID = 9;
 
 /** Fails to compile when an index above no longer names its code in {@link ERROR_CODES}. */
 type CodeAt<I extends number> = (typeof ERROR_CODES)[I];
-const PINNED: [CodeAt<typeof ACCESS_DENIED>, CodeAt<typeof STATE_MISSING>, CodeAt<typeof STATE_MISMATCH>, CodeAt<typeof STATE_EXPIRED>, CodeAt<typeof INVALID_RESPONSE>, CodeAt<typeof BACKEND_REJECTED>, CodeAt<typeof NETWORK_ERROR>, CodeAt<typeof CONFIG_INVALID>] = [
+const PINNED: [
+  CodeAt<typeof ACCESS_DENIED>,
+  CodeAt<typeof STATE_MISSING>,
+  CodeAt<typeof STATE_MISMATCH>,
+  CodeAt<typeof STATE_EXPIRED>,
+  CodeAt<typeof INVALID_RESPONSE>,
+  CodeAt<typeof BACKEND_REJECTED>,
+  CodeAt<typeof NETWORK_ERROR>,
+  CodeAt<typeof CONFIG_INVALID>,
+] = [
   'access_denied',
   'state_missing',
   'state_mismatch',

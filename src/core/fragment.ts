@@ -5,8 +5,7 @@ export const MAX_FRAGMENT_LENGTH = 4096;
 
 /** What itch.io put in the fragment of the redirect: a token, or an RFC 6749 error. */
 export type CallbackResponse =
-  | { type: 'token'; accessToken: string; state?: string }
-  | { type: 'error'; error: string; errorDescription?: string; state?: string };
+  { type: 'token'; accessToken: string; state?: string } | { type: 'error'; error: string; errorDescription?: string; state?: string };
 
 /**
  * Why a fragment was refused (see {@link readCallbackFragment}): an index into
@@ -101,8 +100,7 @@ export function parseCallbackFragment(fragment: string): CallbackResponse {
     throw new ItchOAuthError('invalid_response', `the itch.io response in the address is malformed: ${FRAGMENT_PROBLEMS[problem]}`);
   }
   const { access_token: accessToken, error, state } = result as CallbackParams;
-  const response: CallbackResponse =
-    accessToken != null ? { type: 'token', accessToken } : { type: 'error', error: error as string };
+  const response: CallbackResponse = accessToken != null ? { type: 'token', accessToken } : { type: 'error', error: error as string };
   if (response.type === 'error') {
     const description = new URLSearchParams(body).get('error_description');
     if (description != null && ERROR_CHARS.test(description)) response.errorDescription = description;

@@ -125,7 +125,8 @@ function takePair(): PopupPair | undefined {
 /** Checks the options as far as possible before anything happens. */
 export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined; returnTo: string } {
   const mode = options.mode ?? (isFramed() ? 'popup' : 'redirect');
-  if (mode !== 'redirect' && mode !== 'popup') throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
+  if (mode !== 'redirect' && mode !== 'popup')
+    throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
   buildAuthorizeUrl({ ...authorizeOptions(options), state: '-' });
   const returnTo = assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
   let backend: URL | undefined;
@@ -136,13 +137,18 @@ export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; back
     }
   }
   if (mode === 'popup' && backend === undefined) {
-    throw new ItchOAuthError('config_invalid', 'popup mode needs backend: your token endpoint (the capture\'s data-backend)');
+    throw new ItchOAuthError('config_invalid', "popup mode needs backend: your token endpoint (the capture's data-backend)");
   }
   return { mode, backend, returnTo };
 }
 
 function authorizeOptions(options: LoginOptions) {
-  return { clientId: options.clientId, redirectUri: options.redirectUri, scope: options.scope ?? DEFAULT_SCOPE, baseUrl: options.baseUrl ?? DEFAULT_BASE_URL };
+  return {
+    clientId: options.clientId,
+    redirectUri: options.redirectUri,
+    scope: options.scope ?? DEFAULT_SCOPE,
+    baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+  };
 }
 
 /**
@@ -162,7 +168,13 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const redirect = (): LoginHandle => {
     const state = createState();
     const url = urlOf(state);
-    saveFlow(sessionStorage, state, { ...authorize, clientId: authorize.clientId.trim(), returnTo, mode: 'redirect', createdAt: Date.now() });
+    saveFlow(sessionStorage, state, {
+      ...authorize,
+      clientId: authorize.clientId.trim(),
+      returnTo,
+      mode: 'redirect',
+      createdAt: Date.now(),
+    });
     if (hooks.start?.(url) === false) {
       sessionStorage.removeItem(STATE_KEY_PREFIX + state);
       return cancelled;
@@ -202,7 +214,11 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   addEventListener('message', onMessage);
   const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
   const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
-  const popup = window.open(state === undefined ? 'about:blank' : startUrl(state), '_blank', `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`);
+  const popup = window.open(
+    state === undefined ? 'about:blank' : startUrl(state),
+    '_blank',
+    `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`,
+  );
   const blocked = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io window: allow popups, or click again');
   if (popup === null && (pair === undefined || !isFramed())) {
     removeEventListener('message', onMessage);
@@ -254,7 +270,8 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
  *   `backend_rejected`, `network_error`, `config_invalid`, `aborted` when `signal` aborts).
  */
 export function login(options: LoginOptions): Promise<LoginResult> {
-  if (options.signal?.aborted) return Promise.reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: options.signal.reason }));
+  if (options.signal?.aborted)
+    return Promise.reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: options.signal.reason }));
   try {
     return startLogin(options).result;
   } catch (error) {

@@ -96,7 +96,8 @@ export async function collect(
         signal,
       });
       const body: unknown = await answer.json().catch(() => null);
-      const pending = answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
+      const pending =
+        answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
       if (pending?.pending === true) {
         failures = 0;
         if (pending.arrived === true && !arrived) {
@@ -104,7 +105,8 @@ export async function collect(
           // A popup this page cannot see: the person ties the two together by a code.
           if (pending.confirm === true) hooks.code(popupCodeOf(state));
         }
-        if (pending.delivering === true && closedAt !== undefined) waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
+        if (pending.delivering === true && closedAt !== undefined)
+          waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
       } else if (answer.ok) {
         closePopup(popup);
         return { response: body };
@@ -125,7 +127,10 @@ export async function collect(
       lastProblem = 'the backend could not be reached';
     }
     if (failures >= MAX_FAILURES) {
-      throw new ItchOAuthError(lastProblem.includes('HTTP') ? 'backend_rejected' : 'network_error', `${lastProblem}; the login could not be collected`);
+      throw new ItchOAuthError(
+        lastProblem.includes('HTTP') ? 'backend_rejected' : 'network_error',
+        `${lastProblem}; the login could not be collected`,
+      );
     }
 
     const now = Date.now();

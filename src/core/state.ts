@@ -84,14 +84,20 @@ export async function sha256Base64url(text: string): Promise<string> {
 export function popupCodeOf(state: string): string {
   const bytes = atob(state.slice(2, 8).replace(/-/g, '+').replace(/_/g, '/'));
   const value = [...bytes].reduce((sum, char) => sum * 256 + char.charCodeAt(0), 0) % 1_000_000;
-  return String(value).padStart(6, '0').replace(/^(\d{3})/, '$1 ');
+  return String(value)
+    .padStart(6, '0')
+    .replace(/^(\d{3})/, '$1 ');
 }
 
 /** The subset of the Web Storage API the store needs (so tests and SSR can inject their own). */
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 function storageError(action: string, cause: unknown): ItchOAuthError {
-  return new ItchOAuthError('config_invalid', `cannot ${action} the login state: browser storage is unavailable (private mode or storage disabled?)`, { cause });
+  return new ItchOAuthError(
+    'config_invalid',
+    `cannot ${action} the login state: browser storage is unavailable (private mode or storage disabled?)`,
+    { cause },
+  );
 }
 
 function isFlowRecord(value: unknown): value is FlowRecord {

@@ -128,7 +128,11 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
   process.once('SIGTERM', interrupt);
 
   const showAndOpen = async (url: string): Promise<void> => {
-    io.err(noBrowser ? 'Open this address in your browser to log in with itch.io (it works once):' : 'Opening your browser at the itch.io login page. If it does not open, visit (this address works once):');
+    io.err(
+      noBrowser
+        ? 'Open this address in your browser to log in with itch.io (it works once):'
+        : 'Opening your browser at the itch.io login page. If it does not open, visit (this address works once):',
+    );
     io.err(`  ${url}`);
     if (noBrowser) return;
     try {
@@ -195,16 +199,25 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
  * `--from-itch-app`: the itch app's key, printed like a login's token. Undefined (exit code set
  * unless the browser login follows) when there is none or itch.io refuses it.
  */
-async function loginFromItchApp(baseUrl: string | undefined, apiBaseUrl: string | undefined, fallback: boolean, io: LoginCliIo): Promise<DesktopLoginResult | undefined> {
+async function loginFromItchApp(
+  baseUrl: string | undefined,
+  apiBaseUrl: string | undefined,
+  fallback: boolean,
+  io: LoginCliIo,
+): Promise<DesktopLoginResult | undefined> {
   const next = fallback ? ': logging in through the browser instead' : '';
   try {
     const login = await fromItchApp({ baseUrl, apiBaseUrl });
     if (login === undefined) {
-      io.err(`Not launched by the itch app (${ITCH_APP_KEY_VARIABLE} is not set)${next || ': pass --client-id and --redirect-uri to log in through the browser instead'}.`);
+      io.err(
+        `Not launched by the itch app (${ITCH_APP_KEY_VARIABLE} is not set)${next || ': pass --client-id and --redirect-uri to log in through the browser instead'}.`,
+      );
       if (!fallback) process.exitCode = 1;
       return undefined;
     }
-    io.err(`Logged in with the itch app as ${login.user.username} (${login.user.id}); the key carries: ${login.scopes.join(' ') || '(no scopes)'}, until ${login.expiresAt.toISOString()}`);
+    io.err(
+      `Logged in with the itch app as ${login.user.username} (${login.user.id}); the key carries: ${login.scopes.join(' ') || '(no scopes)'}, until ${login.expiresAt.toISOString()}`,
+    );
     io.out(login.accessToken);
     process.exitCode = 0;
     return { accessToken: login.accessToken, scopes: login.scopes };

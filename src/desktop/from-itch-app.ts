@@ -77,9 +77,16 @@ export async function fromItchApp(options: FromItchAppOptions = {}): Promise<Itc
   try {
     const info = await client.credentialsInfo({ signal: options.signal });
     if (info.type !== undefined && info.type !== 'jwt') {
-      throw new ItchOAuthError('backend_rejected', `${ITCH_APP_KEY_VARIABLE} holds an itch.io key of type "${info.type}", not the JWT the itch app makes for a game`);
+      throw new ItchOAuthError(
+        'backend_rejected',
+        `${ITCH_APP_KEY_VARIABLE} holds an itch.io key of type "${info.type}", not the JWT the itch app makes for a game`,
+      );
     }
-    if (info.expires_at === undefined) throw new ItchOAuthError('backend_rejected', `itch.io says the key in ${ITCH_APP_KEY_VARIABLE} has no expiry: it is not one the itch app made`);
+    if (info.expires_at === undefined)
+      throw new ItchOAuthError(
+        'backend_rejected',
+        `itch.io says the key in ${ITCH_APP_KEY_VARIABLE} has no expiry: it is not one the itch app made`,
+      );
     if (info.expires_at.getTime() <= Date.now()) throw expired(info.expires_at);
     const user = await client.profile({ signal: options.signal });
     return { accessToken: key, scopes: [...info.scopes], expiresAt: info.expires_at, user };
@@ -89,7 +96,10 @@ export async function fromItchApp(options: FromItchAppOptions = {}): Promise<Itc
 }
 
 function expired(at: Date): ItchOAuthError {
-  return new ItchOAuthError('backend_rejected', `the key the itch app passed expired at ${at.toISOString()}: launch the game again from the itch app`);
+  return new ItchOAuthError(
+    'backend_rejected',
+    `the key the itch app passed expired at ${at.toISOString()}: launch the game again from the itch app`,
+  );
 }
 
 /** An itch.io failure as the desktop logins report it. */

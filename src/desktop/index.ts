@@ -8,7 +8,13 @@
 export { loginWithLoopback } from './loopback.js';
 export { DEFAULT_LOGIN_TIMEOUT_MS, type LoopbackLoginOptions } from './loopback-options.js';
 export { loginOutOfBand, type OutOfBandLoginOptions } from './out-of-band.js';
-export { fromItchApp, ITCH_APP_KEY_VARIABLE, ITCH_APP_EXPIRY_VARIABLE, type FromItchAppOptions, type ItchAppLogin } from './from-itch-app.js';
+export {
+  fromItchApp,
+  ITCH_APP_KEY_VARIABLE,
+  ITCH_APP_EXPIRY_VARIABLE,
+  type FromItchAppOptions,
+  type ItchAppLogin,
+} from './from-itch-app.js';
 export type { DesktopLoginResult } from './verify.js';
 export { ItchOAuthError, type ItchOAuthErrorCode } from '../core/errors.js';
 export { OOB_REDIRECT_URI } from '../core/authorize-url.js';

@@ -17,7 +17,13 @@ export function sameSecret(a: string, b: string): boolean {
 }
 
 /** Answers with `body` and the headers every answer carries. */
-export function send(response: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): Promise<void> {
+export function send(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<void> {
   return new Promise((resolve) => {
     // A connection the listener closed (the login ended meanwhile) never finishes writing.
     response.once('close', () => resolve());

@@ -92,7 +92,10 @@ export function closeServers(servers: readonly Server[]): Promise<void> {
 }
 
 /** Listens on each of the target's loopback interfaces, or on none. */
-export async function listen(target: LoopbackTarget, handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<Server[]> {
+export async function listen(
+  target: LoopbackTarget,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<Server[]> {
   const servers: Server[] = [];
   try {
     for (const host of target.hosts) {

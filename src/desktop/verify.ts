@@ -45,7 +45,9 @@ export async function verifyAccessToken(key: string, options: VerifyOptions): Pr
   } catch (error) {
     if (error instanceof ItchApiError && error.code === 'aborted') throw options.signal?.reason ?? error;
     if (error instanceof ItchApiError && (error.code === 'api_error' || (error.status >= 400 && error.status < 500))) {
-      throw new ItchOAuthError('backend_rejected', 'itch.io does not know this key (mistyped, revoked or expired): log in again', { cause: error });
+      throw new ItchOAuthError('backend_rejected', 'itch.io does not know this key (mistyped, revoked or expired): log in again', {
+        cause: error,
+      });
     }
     throw new ItchOAuthError('network_error', `could not check the key with itch.io: ${(error as Error).message}`, { cause: error });
   }

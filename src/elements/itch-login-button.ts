@@ -150,21 +150,31 @@ export class ItchLoginButton extends LitElement {
     let flow: LoginHandle;
     const cancel = new AbortController();
     try {
-      flow = startLogin({ ...this.options(), signal: cancel.signal }, {
-        start: (url) =>
-          this.dispatchEvent(new CustomEvent<ItchLoginStartDetail>('itch-login-start', { detail: { url }, bubbles: true, composed: true, cancelable: true })),
-        blocked: (error) => {
-          const event = errorEvent(error.code, error.message, true);
-          return this.dispatchEvent(event) && !isFramed();
+      flow = startLogin(
+        { ...this.options(), signal: cancel.signal },
+        {
+          start: (url) =>
+            this.dispatchEvent(
+              new CustomEvent<ItchLoginStartDetail>('itch-login-start', {
+                detail: { url },
+                bubbles: true,
+                composed: true,
+                cancelable: true,
+              }),
+            ),
+          blocked: (error) => {
+            const event = errorEvent(error.code, error.message, true);
+            return this.dispatchEvent(event) && !isFramed();
+          },
+          navigate: (url) => {
+            this.starting = true;
+            this.navigate(url);
+          },
+          waiting: (hidden) => {
+            if (this.flow === flow) this.waiting = hidden ? cancel : undefined;
+          },
         },
-        navigate: (url) => {
-          this.starting = true;
-          this.navigate(url);
-        },
-        waiting: (hidden) => {
-          if (this.flow === flow) this.waiting = hidden ? cancel : undefined;
-        },
-      });
+      );
     } catch (error) {
       this.configError = error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
       this.report(this.configError);
@@ -187,7 +197,9 @@ export class ItchLoginButton extends LitElement {
       ({ response }) => {
         if (this.flow !== flow) return;
         ended();
-        this.dispatchEvent(new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }));
+        this.dispatchEvent(
+          new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }),
+        );
       },
       (error: unknown) => {
         if (this.flow !== flow) return;

@@ -197,7 +197,13 @@ export class ItchOAuthCallback extends LitElement {
     if (!flow) return this.navigate('/');
     try {
       const state = createState();
-      const url = buildAuthorizeUrl({ clientId: flow.clientId, redirectUri: flow.redirectUri, scope: flow.scope, baseUrl: flow.baseUrl, state });
+      const url = buildAuthorizeUrl({
+        clientId: flow.clientId,
+        redirectUri: flow.redirectUri,
+        scope: flow.scope,
+        baseUrl: flow.baseUrl,
+        state,
+      });
       saveFlow(sessionStorage, state, { ...flow, mode: 'redirect', createdAt: Date.now() });
       this.navigate(url.href);
     } catch {
@@ -218,14 +224,18 @@ export class ItchOAuthCallback extends LitElement {
         return html`<div part="status" role="alert">
           <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
           ${view.popup ? html`<p>${view.popup}</p>` : nothing}
-          ${view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
-            ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
-            : nothing}
-          ${view.popup !== undefined
-            ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>Close</button>`
-            : view.code === 'config_invalid'
-              ? nothing
-              : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`}
+          ${
+            view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
+              ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
+              : nothing
+          }
+          ${
+            view.popup !== undefined
+              ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>Close</button>`
+              : view.code === 'config_invalid'
+                ? nothing
+                : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`
+          }
         </div>`;
     }
   }

@@ -173,7 +173,9 @@ export function oauthApi(store: EmulatorStore, options: { ownedKeysPerPage: numb
   });
 
   // The current server-side API (api.itch.io), for API keys and JWTs as Bearer.
-  api.on(METHODS, '/api/games/:gameId/download_keys', auth, scoped(SERVERSIDE_SCOPES.downloadKeys), (c) => answerDownloadKeys(c, store, date));
+  api.on(METHODS, '/api/games/:gameId/download_keys', auth, scoped(SERVERSIDE_SCOPES.downloadKeys), (c) =>
+    answerDownloadKeys(c, store, date),
+  );
   api.on(METHODS, '/api/games/:gameId/purchases', auth, scoped(SERVERSIDE_SCOPES.purchases), (c) => answerPurchases(c, store, date));
 
   // No credential: anyone may ask which version a butler channel is at.

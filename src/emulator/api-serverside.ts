@@ -1,14 +1,6 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { API_ERRORS, ApiError } from './api-error.js';
-import {
-  authenticateApiKey,
-  authenticateJwt,
-  bearerToken,
-  credentialInfo,
-  scoped,
-  type ApiEnv,
-  type Credential,
-} from './credentials.js';
+import { authenticateApiKey, authenticateJwt, bearerToken, credentialInfo, scoped, type ApiEnv, type Credential } from './credentials.js';
 import { gameFromPath, param, positiveIntParam, requestParams } from './request-input.js';
 import type { DownloadKeyRecord, GameRecord, PurchaseRecord } from './seed.js';
 import type { EmulatorStore } from './store.js';
@@ -94,7 +86,12 @@ function serversideDownloadKey(store: EmulatorStore, key: DownloadKeyRecord, dat
  * `status` and `purchase_type`, and gives a bundle purchase's `game_id` as the list of the
  * bundle's games; the legacy one knows only the game asked about.
  */
-function serversidePurchase(store: EmulatorStore, purchase: PurchaseRecord, gameId: number, current: DateFormat | undefined): Record<string, unknown> {
+function serversidePurchase(
+  store: EmulatorStore,
+  purchase: PurchaseRecord,
+  gameId: number,
+  current: DateFormat | undefined,
+): Record<string, unknown> {
   const common = {
     id: purchase.id,
     email: purchase.email,
@@ -158,7 +155,9 @@ export async function answerPurchases(c: Context<ApiEnv>, store: EmulatorStore, 
     throw new ApiError(400, 'missing parameter: one of email or user_id is required');
   }
   const purchases = store.completedPurchases(game.id, { userId, email });
-  return c.json({ purchases: purchases.length === 0 ? {} : purchases.map((purchase) => serversidePurchase(store, purchase, game.id, current)) });
+  return c.json({
+    purchases: purchases.length === 0 ? {} : purchases.map((purchase) => serversidePurchase(store, purchase, game.id, current)),
+  });
 }
 
 /**

@@ -44,7 +44,10 @@ const processOutput: CliOutput = {
  * @returns the running emulator (its `close()` also drops the signal handlers), or undefined
  *   when the command ended at once (help, seed printed, or an error, which sets `process.exitCode`).
  */
-export async function main(argv: readonly string[] = process.argv.slice(2), output: CliOutput = processOutput): Promise<RunningEmulator | undefined> {
+export async function main(
+  argv: readonly string[] = process.argv.slice(2),
+  output: CliOutput = processOutput,
+): Promise<RunningEmulator | undefined> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -173,7 +176,9 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
     output.out(`\nPaste into your page (${app.name}):\n\n  ${String(snippet)}\n`);
   }
   const applicationId = app === undefined ? '' : `applicationId: ${app.id}, `;
-  output.out(`Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`);
+  output.out(
+    `Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`,
+  );
   output.out('OAuth applications (application id, client id: redirect URIs):');
   for (const application of emulator.store.applications) {
     output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);
@@ -184,9 +189,16 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
     output.out('\nGames (for ownership: { gameIds, apiKey }), with the test users who own each:');
     for (const game of store.games.slice(0, 12)) {
       const developer = store.user(game.user_id);
-      const key = store.apiKeys.find((record) => record.user_id === game.user_id && !record.revoked && record.scopes === undefined && record.oauth_application_id === undefined);
-      const owners = store.users.filter((user) => store.activeKeysFor(game.id, { userId: user.id }).length > 0).map((user) => user.username);
-      output.out(`  ${game.id} ${game.title} by ${developer?.username ?? game.user_id}${key === undefined ? '' : `, apiKey '${key.key}'`}; owned by: ${owners.join(', ') || 'nobody'}`);
+      const key = store.apiKeys.find(
+        (record) =>
+          record.user_id === game.user_id && !record.revoked && record.scopes === undefined && record.oauth_application_id === undefined,
+      );
+      const owners = store.users
+        .filter((user) => store.activeKeysFor(game.id, { userId: user.id }).length > 0)
+        .map((user) => user.username);
+      output.out(
+        `  ${game.id} ${game.title} by ${developer?.username ?? game.user_id}${key === undefined ? '' : `, apiKey '${key.key}'`}; owned by: ${owners.join(', ') || 'nobody'}`,
+      );
     }
   }
   // A game "launched by the itch app": the key fromItchApp() and `login --from-itch-app` read.

@@ -171,7 +171,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     );
   }
   const perPage = options.ownedKeysPerPage ?? OWNED_KEYS_PER_PAGE;
-  if (!Number.isInteger(perPage) || perPage < 1) throw new EmulatorError('invalid_option', `ownedKeysPerPage must be a positive integer, got ${perPage}`);
+  if (!Number.isInteger(perPage) || perPage < 1)
+    throw new EmulatorError('invalid_option', `ownedKeysPerPage must be a positive integer, got ${perPage}`);
 
   const seed = await loadSeed(options.data ?? DEFAULT_SEED);
   const store = new EmulatorStore(seed, options.now);
@@ -189,7 +190,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     });
   });
   const address = server.address();
-  if (address === null || typeof address === 'string') throw new EmulatorError('not_listening', 'the emulator is not listening on a TCP port');
+  if (address === null || typeof address === 'string')
+    throw new EmulatorError('not_listening', 'the emulator is not listening on a TCP port');
   const urlHost = isIP(address.address) === 6 ? `[${address.address}]` : host === 'localhost' ? 'localhost' : address.address;
   const url = `http://${urlHost}:${address.port}`;
 
@@ -206,7 +208,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       }),
     issueToken({ userId, clientId, scopes }) {
       const application = store.applicationByClientId(clientId);
-      if (application === undefined) throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
+      if (application === undefined)
+        throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
       return store.issueAccessToken(userId, application, parseScopes(scopes)).key;
     },
     issueJwt({ userId, scopes, expiresAt }) {

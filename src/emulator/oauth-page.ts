@@ -76,7 +76,12 @@ export function checkAuthorizationRequest(store: EmulatorStore, params: URLSearc
   if (scopes.length === 0) return { ok: false, error: 'invalid_scope', description: 'scope is missing or empty', application };
   const unknown = scopes.filter((scope) => !isKnownScope(scope));
   if (unknown.length > 0) {
-    return { ok: false, error: 'invalid_scope', description: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}`, application };
+    return {
+      ok: false,
+      error: 'invalid_scope',
+      description: `unknown scope ${unknown.map((s) => JSON.stringify(s)).join(', ')}`,
+      application,
+    };
   }
   return { ok: true, application, redirectUri, scopes, state: params.get('state') ?? undefined };
 }

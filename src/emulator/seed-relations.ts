@@ -113,7 +113,10 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
     refer(rewards, claim.reward_id, ['reward_claims', i, 'reward_id'], 'reward');
     refer(purchases, claim.purchase_id, ['reward_claims', i, 'purchase_id'], 'purchase');
     if (reward !== undefined && purchase !== undefined && reward.game_id !== purchase.game_id) {
-      issue(['reward_claims', i, 'purchase_id'], `purchase ${purchase.id} is for game ${purchase.game_id}, the reward for game ${reward.game_id}`);
+      issue(
+        ['reward_claims', i, 'purchase_id'],
+        `purchase ${purchase.id} is for game ${purchase.game_id}, the reward for game ${reward.game_id}`,
+      );
     }
   });
   seed.oauth_applications.forEach((app, i) => refer(users, app.user_id, ['oauth_applications', i, 'user_id'], 'user'));

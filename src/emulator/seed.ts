@@ -60,9 +60,7 @@ const gameSchema = z.strictObject({
   short_text: z.string().default(''),
   /** `html` is a web game. */
   type: z.enum(['default', 'html', 'flash', 'unity', 'java']).default('default'),
-  classification: z
-    .enum(['game', 'tool', 'assets', 'game_mod', 'physical_game', 'soundtrack', 'other', 'comic', 'book'])
-    .default('game'),
+  classification: z.enum(['game', 'tool', 'assets', 'game_mod', 'physical_game', 'soundtrack', 'other', 'comic', 'book']).default('game'),
   url: httpUrl,
   cover_url: httpUrl.optional(),
   created_at: timestamp,

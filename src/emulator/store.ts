@@ -194,8 +194,7 @@ export class EmulatorStore {
       const ownerEmails = key.user_id === undefined ? new Set<string>() : this.verifiedEmails(key.user_id);
       const purchase = key.purchase_id === undefined ? undefined : this.purchase(key.purchase_id);
       return (
-        [...ownerEmails].some((address) => linked.has(address)) ||
-        (purchase !== undefined && linked.has(normaliseEmail(purchase.email)))
+        [...ownerEmails].some((address) => linked.has(address)) || (purchase !== undefined && linked.has(normaliseEmail(purchase.email)))
       );
     });
   }
@@ -270,9 +269,11 @@ export class EmulatorStore {
    */
   addRedirectUri(clientId: string, redirectUri: string): void {
     const application = this.applicationByClientId(clientId);
-    if (application === undefined) throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
+    if (application === undefined)
+      throw new EmulatorError('unknown_record', `no OAuth application with client id ${JSON.stringify(clientId)}`);
     const checked = redirectUriSchema.safeParse(redirectUri);
-    if (!checked.success) throw new EmulatorError('invalid_option', `invalid redirect URI ${JSON.stringify(redirectUri)}: ${checked.error.issues[0]?.message}`);
+    if (!checked.success)
+      throw new EmulatorError('invalid_option', `invalid redirect URI ${JSON.stringify(redirectUri)}: ${checked.error.issues[0]?.message}`);
     if (!application.redirect_uris.includes(redirectUri)) application.redirect_uris.push(redirectUri);
   }
 

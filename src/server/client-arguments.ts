@@ -24,7 +24,11 @@ type LookupField = keyof typeof QUERY_NAMES;
  * Turns a lookup into query parameters, checking each given field and that at least one is.
  * @see https://itch.io/docs/api/serverside
  */
-export function lookupQuery(lookup: DownloadKeyLookup | PurchaseLookup, method: string, fields: readonly LookupField[]): Record<string, string> {
+export function lookupQuery(
+  lookup: DownloadKeyLookup | PurchaseLookup,
+  method: string,
+  fields: readonly LookupField[],
+): Record<string, string> {
   if (typeof lookup !== 'object' || lookup === null) throw new TypeError(`${method}() needs a lookup object`);
   const given = lookup as Partial<Record<LookupField, unknown>>;
   const query: Record<string, string> = {};
@@ -79,7 +83,8 @@ export function assertTimeout(value: unknown, name: string): number {
  * @throws TypeError naming the problem.
  */
 export function assertApiBaseUrl(value: string, name = 'baseUrl'): string {
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !URL.canParse(value))
+    throw new TypeError(`${name} must be an absolute URL, got ${JSON.stringify(value)}`);
   const url = new URL(value);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     throw new TypeError(`${name} must be https (http only on a loopback host), got ${JSON.stringify(url.protocol)} for ${url.hostname}`);

@@ -166,7 +166,9 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
     let authorization: string | undefined;
     if (host === 'legacy') {
       if (placement.legacyPrefix === undefined) {
-        throw new TypeError(`${method}() is a legacy /api/1/ endpoint, which takes an "api-key", "api-key-in-path" or "jwt" credential, not an "oauth" one`);
+        throw new TypeError(
+          `${method}() is a legacy /api/1/ endpoint, which takes an "api-key", "api-key-in-path" or "jwt" credential, not an "oauth" one`,
+        );
       }
       url = new URL(`${baseUrl}${placement.legacyPrefix}${path}`);
       endpoint = `${placement.legacyEndpointPrefix}${path}`;
@@ -174,7 +176,9 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
     } else {
       if (host === 'current') {
         if (placement.authorization === undefined) {
-          throw new TypeError(`${method}() is an endpoint of ${apiBaseUrl}, which takes the credential as a Bearer header: use type "api-key" instead of "api-key-in-path"`);
+          throw new TypeError(
+            `${method}() is an endpoint of ${apiBaseUrl}, which takes the credential as a Bearer header: use type "api-key" instead of "api-key-in-path"`,
+          );
         }
         authorization = placement.authorization;
       }
@@ -193,7 +197,8 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
     });
   };
 
-  const gamePath = (gameId: number, legacy: boolean, rest: string): string => `/${legacy ? 'game' : 'games'}/${assertId(gameId, 'gameId')}/${rest}`;
+  const gamePath = (gameId: number, legacy: boolean, rest: string): string =>
+    `/${legacy ? 'game' : 'games'}/${assertId(gameId, 'gameId')}/${rest}`;
   const downloadKeys = async (method: string, host: Host, gameId: number, lookup: DownloadKeyLookup, callOptions?: CallOptions) => {
     const path = gamePath(gameId, host === 'legacy', 'download_keys');
     const query = lookupQuery(lookup, method, ['downloadKey', 'userId', 'email']);
@@ -230,7 +235,8 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
       return (await call('profileGames', 'current', '/profile/games', profileGamesResponseSchema, callOptions)).games;
     },
     async profileCollections(callOptions) {
-      return (await call('profileCollections', 'current', '/profile/collections', profileCollectionsResponseSchema, callOptions)).collections;
+      return (await call('profileCollections', 'current', '/profile/collections', profileCollectionsResponseSchema, callOptions))
+        .collections;
     },
     async profileOwnedKeys(query = {}, callOptions) {
       const params: Record<string, string> = query.page === undefined ? {} : { page: String(assertId(query.page, 'page')) };

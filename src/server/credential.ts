@@ -61,18 +61,36 @@ export function placeCredential(credential: ItchCredential): CredentialPlacement
   switch (credential.type) {
     case 'api-key': {
       const key = checkSecret(credential.key, 'credential.key');
-      return { type: 'api-key', legacyPrefix: '/api/1/key', legacyEndpointPrefix: '/api/1/key', authorization: `Bearer ${key}`, secret: key };
+      return {
+        type: 'api-key',
+        legacyPrefix: '/api/1/key',
+        legacyEndpointPrefix: '/api/1/key',
+        authorization: `Bearer ${key}`,
+        secret: key,
+      };
     }
     case 'api-key-in-path': {
       const key = checkSecret(credential.key, 'credential.key');
       if (PATH_UNSAFE.test(key) || key === '.' || key === '..') {
         throw new TypeError('credential.key must not contain "/", "?", "#", "%" or "\\" when it is sent in the path');
       }
-      return { type: 'api-key-in-path', legacyPrefix: `/api/1/${key}`, legacyEndpointPrefix: '/api/1/KEY', authorization: undefined, secret: key };
+      return {
+        type: 'api-key-in-path',
+        legacyPrefix: `/api/1/${key}`,
+        legacyEndpointPrefix: '/api/1/KEY',
+        authorization: undefined,
+        secret: key,
+      };
     }
     case 'jwt': {
       const token = checkSecret(credential.token, 'credential.token');
-      return { type: 'jwt', legacyPrefix: '/api/1/jwt', legacyEndpointPrefix: '/api/1/jwt', authorization: `Bearer ${token}`, secret: token };
+      return {
+        type: 'jwt',
+        legacyPrefix: '/api/1/jwt',
+        legacyEndpointPrefix: '/api/1/jwt',
+        authorization: `Bearer ${token}`,
+        secret: token,
+      };
     }
     case 'oauth': {
       const token = checkSecret(credential.accessToken, 'credential.accessToken');

@@ -9,14 +9,7 @@
  * - `timeout`: no complete answer within the time limit.
  * - `aborted`: the caller's `signal` aborted the call; its reason is the `cause`.
  */
-export type ItchApiErrorCode =
-  | 'api_error'
-  | 'http_error'
-  | 'invalid_response'
-  | 'redirect'
-  | 'network_error'
-  | 'timeout'
-  | 'aborted';
+export type ItchApiErrorCode = 'api_error' | 'http_error' | 'invalid_response' | 'redirect' | 'network_error' | 'timeout' | 'aborted';
 
 export interface ItchApiErrorInit {
   code: ItchApiErrorCode;

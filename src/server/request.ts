@@ -40,7 +40,12 @@ export interface ApiRequest<S extends z.ZodType> {
 export async function requestItchApi<S extends z.ZodType>(request: ApiRequest<S>): Promise<z.output<S>> {
   const { endpoint } = request;
   if (request.signal?.aborted === true) {
-    throw new ItchApiError({ code: 'aborted', message: `call to itch.io ${endpoint} aborted before it was sent`, endpoint, cause: request.signal.reason });
+    throw new ItchApiError({
+      code: 'aborted',
+      message: `call to itch.io ${endpoint} aborted before it was sent`,
+      endpoint,
+      cause: request.signal.reason,
+    });
   }
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (request.authorization !== undefined) headers['Authorization'] = request.authorization;
@@ -50,7 +55,10 @@ export async function requestItchApi<S extends z.ZodType>(request: ApiRequest<S>
   let text: string;
   try {
     const send = request.fetch;
-    response = await untilAborted(send(request.url.href, { method: 'GET', headers, redirect: 'manual', signal: deadline.signal }), deadline.signal);
+    response = await untilAborted(
+      send(request.url.href, { method: 'GET', headers, redirect: 'manual', signal: deadline.signal }),
+      deadline.signal,
+    );
     if (isRedirect(response)) {
       void response.body?.cancel().catch(() => undefined);
       throw redirectError(response, request);
@@ -80,7 +88,10 @@ function readAnswer<S extends z.ZodType>(status: number, ok: boolean, text: stri
   if (isJson && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.hasOwn(body, 'errors')) {
     const parsed = errorsResponseSchema.safeParse(body);
     if (!parsed.success) {
-      throw fail('invalid_response', `itch.io ${endpoint} answered HTTP ${status} with an "errors" field that is not a non-empty list of strings`);
+      throw fail(
+        'invalid_response',
+        `itch.io ${endpoint} answered HTTP ${status} with an "errors" field that is not a non-empty list of strings`,
+      );
     }
     const errors = parsed.data.errors.map((error) => redactSecret(error, request.secret));
     throw fail('api_error', `itch.io ${endpoint} answered HTTP ${status}: ${errors.join('; ')}`, errors);
@@ -93,7 +104,10 @@ function readAnswer<S extends z.ZodType>(status: number, ok: boolean, text: stri
   }
   const parsed = request.schema.safeParse(body);
   if (!parsed.success) {
-    throw fail('invalid_response', `itch.io ${endpoint} answered HTTP ${status} with an unexpected body:\n${z.prettifyError(parsed.error)}`);
+    throw fail(
+      'invalid_response',
+      `itch.io ${endpoint} answered HTTP ${status} with an unexpected body:\n${z.prettifyError(parsed.error)}`,
+    );
   }
   return parsed.data;
 }
@@ -118,12 +132,22 @@ function redirectError(response: Response, request: ApiRequest<z.ZodType>): Itch
 function transportError(error: unknown, request: ApiRequest<z.ZodType>, timedOut: boolean): ItchApiError {
   const { endpoint } = request;
   if (timedOut) {
-    return new ItchApiError({ code: 'timeout', message: `itch.io ${endpoint} did not answer within ${request.timeoutMs} ms`, endpoint, cause: error });
+    return new ItchApiError({
+      code: 'timeout',
+      message: `itch.io ${endpoint} did not answer within ${request.timeoutMs} ms`,
+      endpoint,
+      cause: error,
+    });
   }
   if (request.signal?.aborted === true) {
     return new ItchApiError({ code: 'aborted', message: `call to itch.io ${endpoint} aborted`, endpoint, cause: request.signal.reason });
   }
-  return new ItchApiError({ code: 'network_error', message: `itch.io ${endpoint} could not be reached (network error)`, endpoint, cause: error });
+  return new ItchApiError({
+    code: 'network_error',
+    message: `itch.io ${endpoint} could not be reached (network error)`,
+    endpoint,
+    cause: error,
+  });
 }
 
 interface Deadline {

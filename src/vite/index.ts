@@ -59,7 +59,8 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
   if (options.pending !== undefined) attrs['data-pending'] = options.pending;
   const tags: HtmlTagDescriptor[] = [{ tag: 'script', attrs, children: source, injectTo: 'head-prepend' }];
   if (options.pendingStyle !== undefined) tags.unshift({ tag: 'style', children: options.pendingStyle, injectTo: 'head-prepend' });
-  if (options.colorScheme !== undefined) tags.unshift({ tag: 'meta', attrs: { name: 'color-scheme', content: options.colorScheme }, injectTo: 'head-prepend' });
+  if (options.colorScheme !== undefined)
+    tags.unshift({ tag: 'meta', attrs: { name: 'color-scheme', content: options.colorScheme }, injectTo: 'head-prepend' });
   return {
     name: 'itch-oauth-capture',
     api: { cspHash: cspHash(source), styleHash: options.pendingStyle === undefined ? undefined : cspHash(options.pendingStyle) },

@@ -42,7 +42,10 @@ const fakePopup = () => ({ closed: false, close() {}, focus() {}, location: { hr
 
 async function sha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 describe('checkLoginOptions', () => {
@@ -69,13 +72,19 @@ describe('login with an AbortSignal', () => {
     await preparePopupLogin();
     let closed = false;
     const popup = { ...fakePopup(), close: () => void (closed = true) } as unknown as Window;
-    const stub = stubWindow(() => popup, () => Response.json({ pending: true }, { status: 202 }));
+    const stub = stubWindow(
+      () => popup,
+      () => Response.json({ pending: true }, { status: 202 }),
+    );
     try {
       const cancel = new AbortController();
       const result = login({ ...OPTIONS, signal: cancel.signal });
       expect(stub.opened).to.have.length(1);
       cancel.abort();
-      const error = await result.then(() => undefined, (failure: unknown) => failure);
+      const error = await result.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
       expect(closed, 'the popup was closed').to.equal(true);
     } finally {
@@ -86,7 +95,10 @@ describe('login with an AbortSignal', () => {
   it('opens nothing when the signal is aborted already', async () => {
     const stub = stubWindow(fakePopup, () => Response.json({ pending: true }, { status: 202 }));
     try {
-      const error = await login({ ...OPTIONS, signal: AbortSignal.abort() }).then(() => undefined, (failure: unknown) => failure);
+      const error = await login({ ...OPTIONS, signal: AbortSignal.abort() }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
       expect(stub.opened).to.deep.equal([]);
     } finally {
@@ -99,8 +111,14 @@ describe('startLogin in popup mode', () => {
   it("confirms the state only to its own popup's start page, on the backend's origin, for its own state", async () => {
     await preparePopupLogin();
     const replies: unknown[] = [];
-    const popup = { ...fakePopup(), postMessage: (message: unknown, origin: string) => void replies.push([message, origin]) } as unknown as Window;
-    const stub = stubWindow(() => popup, () => Response.json({ pending: true }, { status: 202 }));
+    const popup = {
+      ...fakePopup(),
+      postMessage: (message: unknown, origin: string) => void replies.push([message, origin]),
+    } as unknown as Window;
+    const stub = stubWindow(
+      () => popup,
+      () => Response.json({ pending: true }, { status: 202 }),
+    );
     const handle = startLogin(OPTIONS);
     try {
       const state = new URL(stub.opened[0]!).searchParams.get('state')!;
@@ -132,7 +150,10 @@ describe('startLogin in popup mode', () => {
   it('waits, in a frame, for the backend to say whether a popup that window.open did not return arrived', async () => {
     // (This page is not framed: only the blocked case on a top-level page is immediate.)
     await preparePopupLogin();
-    const stub = stubWindow(() => null, () => Response.json({ pending: true }, { status: 202 }));
+    const stub = stubWindow(
+      () => null,
+      () => Response.json({ pending: true }, { status: 202 }),
+    );
     try {
       let blocked: ItchOAuthError | undefined;
       const handle = startLogin({ ...OPTIONS }, { blocked: (error) => ((blocked = error), false) });
@@ -166,7 +187,7 @@ describe('startLogin in popup mode', () => {
 
       const verifier = (JSON.parse(stub.posted[0]!) as { popup_verifier: string }).popup_verifier;
       expect(verifier).to.match(/^[A-Za-z0-9_-]{43}$/);
-      expect(`p.${await sha256(await sha256(verifier))}`, "the state is p. + SHA-256(SHA-256(verifier))").to.equal(state);
+      expect(`p.${await sha256(await sha256(verifier))}`, 'the state is p. + SHA-256(SHA-256(verifier))').to.equal(state);
       expect(stub.posted.join()).not.to.contain(state);
       // Nothing about the login is kept in storage.
       expect(JSON.stringify({ ...sessionStorage, ...localStorage })).not.to.contain(verifier);
@@ -191,7 +212,9 @@ describe('startLogin in popup mode', () => {
   });
 
   it('rejects with backend_rejected when the backend refuses the login', async () => {
-    const stub = stubWindow(fakePopup, () => Response.json({ errors: ['the access token lacks the required scope profile:me'] }, { status: 403 }));
+    const stub = stubWindow(fakePopup, () =>
+      Response.json({ errors: ['the access token lacks the required scope profile:me'] }, { status: 403 }),
+    );
     try {
       const error = await startLogin(OPTIONS).result.catch((e: unknown) => e);
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'backend_rejected');
@@ -203,7 +226,10 @@ describe('startLogin in popup mode', () => {
 
   it('reports a blocked popup to the hook, and goes on in redirect mode when the hook says so', async () => {
     const navigated: string[] = [];
-    const stub = stubWindow(() => null, () => Response.json({}));
+    const stub = stubWindow(
+      () => null,
+      () => Response.json({}),
+    );
     try {
       const reported: string[] = [];
       const stay = startLogin(OPTIONS, { blocked: (error) => (reported.push(error.code), false), navigate: (url) => navigated.push(url) });

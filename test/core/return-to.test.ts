@@ -58,12 +58,20 @@ describe('assertReturnTo', () => {
 
   it('never returns anything that leaves the origin (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.webPath(), fc.string().map((s) => `/${s}`)), (value) => {
-        const result = safeReturnTo(value, origin, '/');
-        expect(result.startsWith('/')).to.equal(true);
-        expect(result.startsWith('//')).to.equal(false);
-        expect(new URL(result, origin).origin).to.equal(origin);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.webUrl(),
+          fc.webPath(),
+          fc.string().map((s) => `/${s}`),
+        ),
+        (value) => {
+          const result = safeReturnTo(value, origin, '/');
+          expect(result.startsWith('/')).to.equal(true);
+          expect(result.startsWith('//')).to.equal(false);
+          expect(new URL(result, origin).origin).to.equal(origin);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -5,7 +5,19 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { assertPortFree, C, closeNet, decide, emulatorFor, freePort, holdPort, launchBrowser, pageOutcome, type Browser, type RunningEmulator } from './support.js';
+import {
+  assertPortFree,
+  C,
+  closeNet,
+  decide,
+  emulatorFor,
+  freePort,
+  holdPort,
+  launchBrowser,
+  pageOutcome,
+  type Browser,
+  type RunningEmulator,
+} from './support.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,7 +61,17 @@ async function printedUrl(run: CliRun): Promise<string> {
   throw new Error(`no URL printed:\n${run.output.stderr}`);
 }
 
-const base = (redirectUri: string): string[] => ['--client-id', C.clients.demo.clientId, '--redirect-uri', redirectUri, '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser'];
+const base = (redirectUri: string): string[] => [
+  '--client-id',
+  C.clients.demo.clientId,
+  '--redirect-uri',
+  redirectUri,
+  '--base-url',
+  emulator.url,
+  '--api-base-url',
+  emulator.apiUrl,
+  '--no-browser',
+];
 
 describe('itch-oauth-widget login', () => {
   it('loopback: the token alone on stdout, progress on stderr, exit 0, port released', async () => {
@@ -58,7 +80,11 @@ describe('itch-oauth-widget login', () => {
     emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
     const run = runCli(base(redirectUri));
     const url = await printedUrl(run);
-    assert.match(url, new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`), 'the one-time start address, no state');
+    assert.match(
+      url,
+      new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`),
+      'the one-time start address, no state',
+    );
     assert.match(run.output.stderr, /Waiting for you to approve in the browser/);
     const page = await browser.newPage();
     await decide(page, url, 'Approve', C.users.otherDeveloper);
@@ -74,7 +100,16 @@ describe('itch-oauth-widget login', () => {
   });
 
   it('--oob: prompts for the key on the terminal and checks it', async () => {
-    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser']);
+    const run = runCli([
+      '--client-id',
+      C.clients.demo.clientId,
+      '--oob',
+      '--base-url',
+      emulator.url,
+      '--api-base-url',
+      emulator.apiUrl,
+      '--no-browser',
+    ]);
     const url = await printedUrl(run);
     assert.equal(new URL(url).searchParams.get('redirect_uri'), 'urn:ietf:wg:oauth:2.0:oob');
     const page = await browser.newPage();
@@ -88,7 +123,16 @@ describe('itch-oauth-widget login', () => {
   });
 
   it('--oob with an unknown key: nothing on stdout, exit 1', async () => {
-    const run = runCli(['--client-id', C.clients.demo.clientId, '--oob', '--base-url', emulator.url, '--api-base-url', emulator.apiUrl, '--no-browser']);
+    const run = runCli([
+      '--client-id',
+      C.clients.demo.clientId,
+      '--oob',
+      '--base-url',
+      emulator.url,
+      '--api-base-url',
+      emulator.apiUrl,
+      '--no-browser',
+    ]);
     await printedUrl(run);
     run.child.stdin.end(`${'f'.repeat(40)}\n`);
     assert.equal(await run.exit, 1);
@@ -103,7 +147,10 @@ describe('itch-oauth-widget login', () => {
       const run = runCli([...base(`http://127.0.0.1:${port}/callback`), '--timeout', '5']);
       assert.equal(await run.exit, 1);
       assert.equal(run.output.stdout, '');
-      assert.match(run.output.stderr, new RegExp(`Login failed \\(network_error\\): cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE`));
+      assert.match(
+        run.output.stderr,
+        new RegExp(`Login failed \\(network_error\\): cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE`),
+      );
     } finally {
       await closeNet(holder);
     }

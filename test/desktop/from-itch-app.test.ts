@@ -47,7 +47,10 @@ async function rejection(env: Record<string, string>, options = urls()): Promise
 
 describe('fromItchApp', () => {
   it('a valid JWT: the key, its scopes, its expiry and the player, checked with itch.io', async () => {
-    const login = await fromItchApp({ ...urls(), env: { ITCHIO_API_KEY: valid.token, ITCHIO_API_KEY_EXPIRES_AT: valid.expiresAt.toISOString() } });
+    const login = await fromItchApp({
+      ...urls(),
+      env: { ITCHIO_API_KEY: valid.token, ITCHIO_API_KEY_EXPIRES_AT: valid.expiresAt.toISOString() },
+    });
     assert.ok(login !== undefined);
     assert.equal(login.accessToken, valid.token);
     assert.deepEqual(login.scopes, ['profile:me']);
@@ -81,7 +84,10 @@ describe('fromItchApp', () => {
   });
 
   it('an expired JWT the app says is expired: refused without asking itch.io', async () => {
-    const error = await rejection({ ITCHIO_API_KEY: expired, ITCHIO_API_KEY_EXPIRES_AT: new Date(Date.now() - 1000).toISOString() }, { baseUrl: NOWHERE, apiBaseUrl: NOWHERE });
+    const error = await rejection(
+      { ITCHIO_API_KEY: expired, ITCHIO_API_KEY_EXPIRES_AT: new Date(Date.now() - 1000).toISOString() },
+      { baseUrl: NOWHERE, apiBaseUrl: NOWHERE },
+    );
     assert.equal(error.code, 'backend_rejected');
     assert.match(error.message, /expired at .*: launch the game again from the itch app/);
   });

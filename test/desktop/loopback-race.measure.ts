@@ -117,7 +117,9 @@ async function trial(withForger: boolean): Promise<Trial> {
       timeoutMs: 15_000,
       openBrowser: (url) => {
         spawnedAt = performance.now();
-        browser = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`, url], { stdio: 'ignore' });
+        browser = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`, url], {
+          stdio: 'ignore',
+        });
       },
     });
     const forging = withForger ? forger() : Promise.resolve();
@@ -138,59 +140,75 @@ async function trial(withForger: boolean): Promise<Trial> {
   }
 }
 
-describe('loginWithLoopback: the start-address race, measured with a cold headless Chromium', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
-  it('spawn to the browser\'s first visit, without anyone watching', { timeout: 60_000 }, async (t) => {
-    const firsts: number[] = [];
-    for (let i = 0; i < TRIALS; i++) {
-      const port = await freePort();
-      const redirectUri = `http://127.0.0.1:${port}/itch-callback`;
-      emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
-      const profile = mkdtempSync(join(tmpdir(), 'itch-race-'));
-      let spawnedAt = 0;
-      let first: number | undefined;
-      const onRequest = (message: unknown): void => {
-        const request = (message as { request: IncomingMessage }).request;
-        if (first === undefined && request.headers.host === `127.0.0.1:${port}` && (request.url ?? '').startsWith('/itch-oauth-start/')) first = performance.now() - spawnedAt;
-      };
-      subscribe('http.server.request.start', onRequest);
-      const controller = new AbortController();
-      let browser: ReturnType<typeof spawn> | undefined;
-      const login = loginWithLoopback({
-        clientId: C.clients.demo.clientId,
-        redirectUri,
-        baseUrl: emulator.url,
-        apiBaseUrl: emulator.apiUrl,
-        signal: controller.signal,
-        openBrowser: (url) => {
-          spawnedAt = performance.now();
-          browser = spawn(CHROMIUM, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`, url], { stdio: 'ignore' });
-        },
-      });
-      login.catch(() => undefined);
-      for (let j = 0; j < 300 && first === undefined; j++) await new Promise((resolve) => setTimeout(resolve, 50));
-      controller.abort(new Error('measured'));
-      await assert.rejects(login, /measured/);
-      unsubscribe('http.server.request.start', onRequest);
-      await stopBrowser(browser, profile);
-      assert.ok(first !== undefined, 'the browser visited the start address');
-      firsts.push(Math.round(first));
-    }
-    t.diagnostic(`spawn → the browser's first visit of the start address: ${firsts.join(', ')} ms`);
-  });
-
-  it('a /proc watcher forging the callback: never the forged token unless it finished before the browser came', { timeout: 90_000 }, async (t) => {
-    for (let i = 0; i < TRIALS; i++) {
-      const result = await trial(true);
-      t.diagnostic(
-        `trial ${i + 1}: watcher saw the start address at ${result.seen} ms, had the state at ${result.forgerStarted} ms, ` +
-          `its callback answered ${result.forgedStatus} at ${result.forgedAnswered} ms; the browser's first visit at ${result.browserFirst ?? 'never'} ms → ${result.outcome}`,
-      );
-      assert.ok(result.seen !== undefined, 'the start address was on a command line');
-      if (result.outcome === 'forged token') {
-        assert.ok(result.browserFirst === undefined || (result.forgedAnswered ?? Infinity) <= result.browserFirst + 5, 'won only by finishing before the browser came');
-      } else {
-        assert.equal(result.outcome, 'stopped');
+describe(
+  'loginWithLoopback: the start-address race, measured with a cold headless Chromium',
+  { skip: process.platform !== 'linux' && 'reads /proc' },
+  () => {
+    it("spawn to the browser's first visit, without anyone watching", { timeout: 60_000 }, async (t) => {
+      const firsts: number[] = [];
+      for (let i = 0; i < TRIALS; i++) {
+        const port = await freePort();
+        const redirectUri = `http://127.0.0.1:${port}/itch-callback`;
+        emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+        const profile = mkdtempSync(join(tmpdir(), 'itch-race-'));
+        let spawnedAt = 0;
+        let first: number | undefined;
+        const onRequest = (message: unknown): void => {
+          const request = (message as { request: IncomingMessage }).request;
+          if (first === undefined && request.headers.host === `127.0.0.1:${port}` && (request.url ?? '').startsWith('/itch-oauth-start/'))
+            first = performance.now() - spawnedAt;
+        };
+        subscribe('http.server.request.start', onRequest);
+        const controller = new AbortController();
+        let browser: ReturnType<typeof spawn> | undefined;
+        const login = loginWithLoopback({
+          clientId: C.clients.demo.clientId,
+          redirectUri,
+          baseUrl: emulator.url,
+          apiBaseUrl: emulator.apiUrl,
+          signal: controller.signal,
+          openBrowser: (url) => {
+            spawnedAt = performance.now();
+            browser = spawn(
+              CHROMIUM,
+              ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${profile}`, url],
+              { stdio: 'ignore' },
+            );
+          },
+        });
+        login.catch(() => undefined);
+        for (let j = 0; j < 300 && first === undefined; j++) await new Promise((resolve) => setTimeout(resolve, 50));
+        controller.abort(new Error('measured'));
+        await assert.rejects(login, /measured/);
+        unsubscribe('http.server.request.start', onRequest);
+        await stopBrowser(browser, profile);
+        assert.ok(first !== undefined, 'the browser visited the start address');
+        firsts.push(Math.round(first));
       }
-    }
-  });
-});
+      t.diagnostic(`spawn → the browser's first visit of the start address: ${firsts.join(', ')} ms`);
+    });
+
+    it(
+      'a /proc watcher forging the callback: never the forged token unless it finished before the browser came',
+      { timeout: 90_000 },
+      async (t) => {
+        for (let i = 0; i < TRIALS; i++) {
+          const result = await trial(true);
+          t.diagnostic(
+            `trial ${i + 1}: watcher saw the start address at ${result.seen} ms, had the state at ${result.forgerStarted} ms, ` +
+              `its callback answered ${result.forgedStatus} at ${result.forgedAnswered} ms; the browser's first visit at ${result.browserFirst ?? 'never'} ms → ${result.outcome}`,
+          );
+          assert.ok(result.seen !== undefined, 'the start address was on a command line');
+          if (result.outcome === 'forged token') {
+            assert.ok(
+              result.browserFirst === undefined || (result.forgedAnswered ?? Infinity) <= result.browserFirst + 5,
+              'won only by finishing before the browser came',
+            );
+          } else {
+            assert.equal(result.outcome, 'stopped');
+          }
+        }
+      },
+    );
+  },
+);

@@ -58,7 +58,14 @@ async function registeredUri(path = '/itch-callback'): Promise<{ redirectUri: st
 
 function start(redirectUri: string, extra: Partial<LoopbackLoginOptions> = {}, server = emulator) {
   const { openBrowser, opened } = browserOpener();
-  const login = loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, baseUrl: server.url, apiBaseUrl: server.apiUrl, openBrowser, ...extra });
+  const login = loginWithLoopback({
+    clientId: C.clients.demo.clientId,
+    redirectUri,
+    baseUrl: server.url,
+    apiBaseUrl: server.apiUrl,
+    openBrowser,
+    ...extra,
+  });
   // Keep an early rejection from counting as unhandled before the test awaits it.
   login.catch(() => undefined);
   return { login, opened };
@@ -73,12 +80,15 @@ async function whoOwns(token: string): Promise<number> {
 /** A raw request to the listener, with headers a browser would never let a page choose. */
 function rawRequest(port: number, options: { path: string; method?: string; headers?: Record<string, string>; body?: string }) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: options.path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -95,14 +105,28 @@ async function openStart(startAddress: string): Promise<URL> {
 /** The start address, raw: its 302 answer (status, Location, Set-Cookie, headers). */
 async function fetchStart(startAddress: string) {
   const url = new URL(startAddress);
-  return new Promise<{ status: number; location: string; setCookie: string; cookie: string; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+  return new Promise<{
+    status: number;
+    location: string;
+    setCookie: string;
+    cookie: string;
+    headers: Record<string, unknown>;
+    body: string;
+  }>((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => {
         const setCookie = res.headers['set-cookie']?.[0] ?? '';
-        resolve({ status: res.statusCode ?? 0, location: res.headers.location ?? '', setCookie, cookie: setCookie.split(';')[0] ?? '', headers: res.headers, body });
+        resolve({
+          status: res.statusCode ?? 0,
+          location: res.headers.location ?? '',
+          setCookie,
+          cookie: setCookie.split(';')[0] ?? '',
+          headers: res.headers,
+          body,
+        });
       });
     });
     req.on('error', reject);
@@ -127,7 +151,7 @@ describe('loginWithLoopback', () => {
     await decide(page, url.href, 'Approve', C.users.press);
     const served = await callback;
     assert.equal(await pageOutcome(page), 'You are logged in');
-    assert.match(await page.locator('#detail').textContent() ?? '', /close this tab/);
+    assert.match((await page.locator('#detail').textContent()) ?? '', /close this tab/);
     assert.equal(new URL(page.url()).hash, '', 'the fragment is cleared from the address bar');
 
     const result = await login;
@@ -164,7 +188,12 @@ describe('loginWithLoopback', () => {
     const { login, opened } = start(redirectUri);
     const url = await opened;
     // A machine without IPv6 has 127.0.0.1 alone, and so has the listener.
-    const hosts = (await freePort('::1').then(() => true, () => false)) ? ['127.0.0.1', '::1'] : ['127.0.0.1'];
+    const hosts = (await freePort('::1').then(
+      () => true,
+      () => false,
+    ))
+      ? ['127.0.0.1', '::1']
+      : ['127.0.0.1'];
     for (const host of hosts) await assert.rejects(assertPortFree(port, host), /EADDRINUSE/, host);
     await decide(page, url, 'Approve');
     assert.equal(await pageOutcome(page), 'You are logged in');
@@ -286,7 +315,7 @@ describe('loginWithLoopback', () => {
     await end();
   });
 
-  it('listens on loopback only: not reachable on the machine\'s other addresses', async (t) => {
+  it("listens on loopback only: not reachable on the machine's other addresses", async (t) => {
     const { port, end } = await pendingLogin();
     const addresses = Object.values(networkInterfaces())
       .flat()
@@ -314,7 +343,12 @@ describe('loginWithLoopback', () => {
     await assert.rejects(login, (error: unknown) => (error as Error).name === 'AbortError');
     await assertPortFree(port);
     await assert.rejects(
-      loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, signal: AbortSignal.abort(), openBrowser: () => assert.fail('opened') }),
+      loginWithLoopback({
+        clientId: C.clients.demo.clientId,
+        redirectUri,
+        signal: AbortSignal.abort(),
+        openBrowser: () => assert.fail('opened'),
+      }),
       (error: unknown) => (error as Error).name === 'AbortError',
     );
   });
@@ -356,7 +390,13 @@ describe('loginWithLoopback', () => {
   });
 
   it('refuses a redirect URI that is not loopback http, before listening', async () => {
-    for (const redirectUri of ['http://0.0.0.0:4000/cb', 'http://192.168.1.2:4000/cb', 'https://127.0.0.1:4000/cb', 'http://example.com:4000/cb', 'urn:ietf:wg:oauth:2.0:oob']) {
+    for (const redirectUri of [
+      'http://0.0.0.0:4000/cb',
+      'http://192.168.1.2:4000/cb',
+      'https://127.0.0.1:4000/cb',
+      'http://example.com:4000/cb',
+      'urn:ietf:wg:oauth:2.0:oob',
+    ]) {
       await assert.rejects(
         loginWithLoopback({ clientId: C.clients.demo.clientId, redirectUri, openBrowser: () => assert.fail('opened') }),
         isCode('config_invalid'),
@@ -394,7 +434,15 @@ describe('loginWithLoopback: the one-time start address', () => {
     const authorize = new URL(location);
     const state = authorize.searchParams.get('state') ?? '';
     assert.ok(state.length >= 43);
-    for (const secret of [state, 'state=', emulator.url, C.clients.demo.clientId, '/user/oauth', encodeURIComponent(redirectUri), 'profile']) {
+    for (const secret of [
+      state,
+      'state=',
+      emulator.url,
+      C.clients.demo.clientId,
+      '/user/oauth',
+      encodeURIComponent(redirectUri),
+      'profile',
+    ]) {
       assert.ok(!startAddress.includes(secret), `${JSON.stringify(secret)} in ${startAddress}`);
     }
     assert.match(startAddress, new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`));
@@ -415,7 +463,10 @@ describe('loginWithLoopback: the one-time start address', () => {
     assert.equal(authorize.searchParams.get('client_id'), C.clients.demo.clientId);
     assert.equal(first.headers['cache-control'], 'no-store');
     assert.equal(first.headers['referrer-policy'], 'no-referrer');
-    assert.match(first.setCookie, new RegExp(`^itch-oauth-login-${port}=[A-Za-z0-9_-]{43}; Path=/itch-callback; HttpOnly; SameSite=Lax; Max-Age=300$`));
+    assert.match(
+      first.setCookie,
+      new RegExp(`^itch-oauth-login-${port}=[A-Za-z0-9_-]{43}; Path=/itch-callback; HttpOnly; SameSite=Lax; Max-Age=300$`),
+    );
     assert.ok(!first.setCookie.includes(authorize.searchParams.get('state') ?? '?'), 'the cookie is not the state');
     assert.ok(!startAddress.includes(first.cookie.split('=')[1] ?? '?'), 'nor the nonce');
 
@@ -434,7 +485,7 @@ describe('loginWithLoopback: the one-time start address', () => {
     assert.equal((await fetchStart(startAddress)).status, 302, 'the other program got the state');
     const refused = await page.goto(startAddress);
     assert.equal(refused?.status(), 403);
-    assert.match(await page.locator('body').textContent() ?? '', /already opened once/);
+    assert.match((await page.locator('body').textContent()) ?? '', /already opened once/);
     await assert.rejects(login, stopped);
     await assertPortFree(port);
   });
@@ -455,10 +506,19 @@ describe('loginWithLoopback: the one-time start address', () => {
       rawRequest(port, {
         path: '/itch-callback',
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}`, ...(cookieHeader === undefined ? {} : { cookie: cookieHeader }) },
+        headers: {
+          'content-type': 'application/json',
+          origin: `http://127.0.0.1:${port}`,
+          ...(cookieHeader === undefined ? {} : { cookie: cookieHeader }),
+        },
         body: JSON.stringify({ fragment: `access_token=${forged}&state=${state}` }),
       });
-    for (const cookieHeader of [undefined, `itch-oauth-login-${port}=${'A'.repeat(43)}`, `itch-oauth-login-${port + 1}=${cookie?.value ?? ''}`, `itch-oauth-login-${port}=${state}`]) {
+    for (const cookieHeader of [
+      undefined,
+      `itch-oauth-login-${port}=${'A'.repeat(43)}`,
+      `itch-oauth-login-${port + 1}=${cookie?.value ?? ''}`,
+      `itch-oauth-login-${port}=${state}`,
+    ]) {
       const refused = await forge(cookieHeader);
       assert.equal(refused.status, 403, String(cookieHeader));
       assert.match(refused.body, /not from the browser the login was opened in/);

@@ -26,7 +26,8 @@ describe('loginOutOfBand', () => {
     const result = await loginOutOfBand({
       clientId: C.clients.demo.clientId,
       scope: ['profile:me', 'profile:games'],
-      baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl,
+      baseUrl: emulator.url,
+      apiBaseUrl: emulator.apiUrl,
       readKey: async (url) => {
         shown = url;
         await decide(page, url, 'Approve', C.users.developer);
@@ -46,25 +47,40 @@ describe('loginOutOfBand', () => {
 
   it('a key itch.io does not know is an error, never a result', async () => {
     for (const key of ['0123456789abcdef0123456789abcdef01234567', C.apiKeys.revoked, 'not a key at all', '']) {
-      await assert.rejects(loginOutOfBand({ clientId: C.clients.demo.clientId, baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, readKey: () => key }), isCode('backend_rejected'), key);
+      await assert.rejects(
+        loginOutOfBand({ clientId: C.clients.demo.clientId, baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, readKey: () => key }),
+        isCode('backend_rejected'),
+        key,
+      );
     }
   });
 
   it('an issued key pasted with stray whitespace is accepted', async () => {
     const key = emulator.issueToken({ userId: C.users.gamer, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
-    const result = await loginOutOfBand({ clientId: C.clients.demo.clientId, baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, readKey: () => `  ${key}\r\n` });
+    const result = await loginOutOfBand({
+      clientId: C.clients.demo.clientId,
+      baseUrl: emulator.url,
+      apiBaseUrl: emulator.apiUrl,
+      readKey: () => `  ${key}\r\n`,
+    });
     assert.equal(result.accessToken, key);
   });
 
   it('itch.io out of reach is a network_error; abort rejects with the reason', async () => {
     await assert.rejects(
-      loginOutOfBand({ clientId: C.clients.demo.clientId, baseUrl: emulator.url, apiBaseUrl: 'http://127.0.0.1:9', readKey: () => C.oauthToken }),
+      loginOutOfBand({
+        clientId: C.clients.demo.clientId,
+        baseUrl: emulator.url,
+        apiBaseUrl: 'http://127.0.0.1:9',
+        readKey: () => C.oauthToken,
+      }),
       isCode('network_error'),
     );
     const controller = new AbortController();
     const pending = loginOutOfBand({
       clientId: C.clients.demo.clientId,
-      baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl,
+      baseUrl: emulator.url,
+      apiBaseUrl: emulator.apiUrl,
       signal: controller.signal,
       readKey: () => new Promise<string>(() => undefined),
     });

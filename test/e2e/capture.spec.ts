@@ -14,7 +14,6 @@ test.afterEach(async () => {
   await site.close();
 });
 
-
 function outcome(page: Page) {
   return page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? 'null'), OUTCOME_KEY);
 }

@@ -14,7 +14,14 @@
 // browser, closed the attack). A positive control logs in for real with the package's button.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,7 +102,9 @@ async function listen(server: Server, name: string, scheme: 'http' | 'https'): P
 function planter(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
   if (url.pathname === '/plant') {
-    return send(res, 200, 'text/html', '<!doctype html><title>Free gems</title><h1>Free gems</h1>', { 'Set-Cookie': url.searchParams.get('cookie') ?? '' });
+    return send(res, 200, 'text/html', '<!doctype html><title>Free gems</title><h1>Free gems</h1>', {
+      'Set-Cookie': url.searchParams.get('cookie') ?? '',
+    });
   }
   send(res, 404, 'text/plain', 'not found');
 }
@@ -104,12 +113,19 @@ async function startWorld(): Promise<World> {
   certDir = mkdtempSync(join(tmpdir(), 'itch-oauth-tossing-'));
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=app.test', '-addext', 'subjectAltName=DNS:app.test,DNS:*.app.test'].concat([
-      '-keyout',
-      join(certDir, 'key.pem'),
-      '-out',
-      join(certDir, 'cert.pem'),
-    ]),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=app.test',
+      '-addext',
+      'subjectAltName=DNS:app.test,DNS:*.app.test',
+    ].concat(['-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')]),
     { stdio: 'ignore' },
   );
   const tls = { key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) };
@@ -230,9 +246,18 @@ interface Answer {
 }
 
 /** A request from the attacker's own machine, as curl would send it (any header it likes, no browser). */
-function curl(url: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function curl(
+  url: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   const target = new URL(url);
-  const options = { host: '127.0.0.1', port: target.port, path: target.pathname + target.search, method, headers: { Host: target.host, ...headers } };
+  const options = {
+    host: '127.0.0.1',
+    port: target.port,
+    path: target.pathname + target.search,
+    method,
+    headers: { Host: target.host, ...headers },
+  };
   return new Promise((resolve, reject) => {
     const done = (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -240,7 +265,10 @@ function curl(url: string, { method = 'GET', headers = {}, body }: { method?: st
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     };
-    const req = target.protocol === 'https:' ? httpsRequest({ ...options, servername: target.hostname, rejectUnauthorized: false }, done) : httpRequest(options, done);
+    const req =
+      target.protocol === 'https:'
+        ? httpsRequest({ ...options, servername: target.hostname, rejectUnauthorized: false }, done)
+        : httpRequest(options, done);
     req.on('error', reject);
     req.end(body);
   });
@@ -248,7 +276,12 @@ function curl(url: string, { method = 'GET', headers = {}, body }: { method?: st
 
 /** The query of the real app's authorization request, with a given state. */
 function appQuery(state: string): URLSearchParams {
-  return new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, scope: 'profile:me', state });
+  return new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: `${world.app}/callback.html`,
+    scope: 'profile:me',
+    state,
+  });
 }
 
 interface Attacker {
@@ -301,7 +334,8 @@ async function watchCookies(context: BrowserContext, page: Page, plainName: stri
   });
   cdp.on('Network.requestWillBeSentExtraInfo', (event) => {
     for (const associated of event.associatedCookies ?? []) {
-      if (associated.cookie.name === plainName && associated.blockedReasons.length > 0) facts.depositNotSent.push(associated.blockedReasons.join(','));
+      if (associated.cookie.name === plainName && associated.blockedReasons.length > 0)
+        facts.depositNotSent.push(associated.blockedReasons.join(','));
     }
   });
   return facts;
@@ -351,7 +385,10 @@ const PLANTS = [
 ] as const;
 
 for (const plant of PLANTS) {
-  test(`a binding cookie tossed from ${plant.name} under the plain name does not bind the attacker's state on https`, async ({ page, context }) => {
+  test(`a binding cookie tossed from ${plant.name} under the plain name does not bind the attacker's state on https`, async ({
+    page,
+    context,
+  }) => {
     const mallory = await attacker();
     const facts = await watchCookies(context, page, mallory.plainName);
 
@@ -359,7 +396,10 @@ for (const plant of PLANTS) {
     const setCookie = `${mallory.plainName}=${mallory.value}; ${plant.attributes}`;
     await page.goto(`${plant.from()}/plant?${new URLSearchParams({ cookie: setCookie })}`);
     const jar = (await context.cookies(`${world.app}/auth/itch`)).map((cookie) => cookie.name);
-    test.info().annotations.push({ type: 'plant', description: `jar for ${world.app}: ${JSON.stringify(jar)}; set-blocked: ${JSON.stringify(facts.setBlocked)}` });
+    test.info().annotations.push({
+      type: 'plant',
+      description: `jar for ${world.app}: ${JSON.stringify(jar)}; set-blocked: ${JSON.stringify(facts.setBlocked)}`,
+    });
 
     // …and is then sent to itch.io's authorization page of the real app with the attacker's state.
     const authorize = appQuery(mallory.state);
@@ -368,13 +408,18 @@ for (const plant of PLANTS) {
     await approve(page);
     await page.waitForURL(`${world.app}/callback.html`);
     await expect.poll(() => world.deposits.length, 'the callback page deposited').toBe(1);
-    test.info().annotations.push({ type: 'deposit', description: `${JSON.stringify(world.deposits)}; not sent: ${JSON.stringify(facts.depositNotSent)}` });
+    test.info().annotations.push({
+      type: 'deposit',
+      description: `${JSON.stringify(world.deposits)}; not sent: ${JSON.stringify(facts.depositNotSent)}`,
+    });
 
     // The plant worked: the deposit carried the planted plain-name cookie (and no __Host- one).
     const [deposit] = world.deposits;
     expect(deposit!.state).toBe(mallory.state);
     expect(deposit!.origin).toBe(world.app);
-    expect(deposit!.cookieNames, `Chromium sent the planted cookie with the deposit (blocked: ${JSON.stringify(facts)})`).toContain(mallory.plainName);
+    expect(deposit!.cookieNames, `Chromium sent the planted cookie with the deposit (blocked: ${JSON.stringify(facts)})`).toContain(
+      mallory.plainName,
+    );
     expect(deposit!.cookieNames.filter((name) => name.startsWith('__Host-'))).toEqual([]);
 
     // …and counted for nothing (soft: if it ever counts, every consequence is reported).
@@ -383,11 +428,19 @@ for (const plant of PLANTS) {
     expect.soft(world.itchCalls, 'the handler never asked itch.io').toEqual([]);
     await expect.soft(page.locator('itch-oauth-callback')).toContainText(STATE_MISMATCH_WORDS);
     await expectAttackerCollectsNothing(mallory.verifier);
-    expect.soft(world.logins.map((login) => `user ${login.user.id} for ${login.startedFrom}`), 'onLogin never ran').toEqual([]);
+    expect
+      .soft(
+        world.logins.map((login) => `user ${login.user.id} for ${login.startedFrom}`),
+        'onLogin never ran',
+      )
+      .toEqual([]);
   });
 }
 
-test("the control: a real popup login with the package's button on the https app completes with its __Host- cookie", async ({ page, context }) => {
+test("the control: a real popup login with the package's button on the https app completes with its __Host- cookie", async ({
+  page,
+  context,
+}) => {
   await page.goto(`${world.app}/spa.html`);
   const button = page.getByRole('button', { name: 'Log in with itch.io' });
   await expect(button).toBeEnabled();

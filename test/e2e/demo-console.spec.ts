@@ -103,10 +103,9 @@ test('while the backend checks the token, the callback shows "Signing you in…"
   expect(posted).toBe(true);
   await page.screenshot({ timeout: 2_000 });
   // The site's dark colours (demo/app/pending.css, placed before the capture).
-  expect(await page.getByRole('status').evaluate((view) => [getComputedStyle(view).color, getComputedStyle(view).backgroundColor])).toEqual([
-    'rgb(236, 234, 247)',
-    'rgb(22, 25, 55)',
-  ]);
+  expect(await page.getByRole('status').evaluate((view) => [getComputedStyle(view).color, getComputedStyle(view).backgroundColor])).toEqual(
+    ['rgb(236, 234, 247)', 'rgb(22, 25, 55)'],
+  );
   await page.waitForURL(`${demo.url}/account.html`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mossy Pine');
   await page.waitForLoadState('load');

@@ -114,7 +114,10 @@ test('Log out ends the session on the server and in the browser', async ({ page,
   await expect(page.getByRole('heading', { name: 'You are not signed in' })).toBeVisible();
 });
 
-test('a POST from another origin is not signed in, though it carries the session cookie; the same POST from the site is', async ({ page, context }) => {
+test('a POST from another origin is not signed in, though it carries the session cookie; the same POST from the site is', async ({
+  page,
+  context,
+}) => {
   // A login and three pages: more than the default 30 s on a busy machine.
   test.setTimeout(60_000);
   await openConsentPage(page);
@@ -127,7 +130,9 @@ test('a POST from another origin is not signed in, though it carries the session
   // sibling subdomain) and on localhost (another site: the browser keeps the cookie back).
   const other = createServer((_request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    response.end(`<!doctype html><title>Free stars</title><form method="post" action="${demo.url}/logout"><button>Claim your stars</button></form>`);
+    response.end(
+      `<!doctype html><title>Free stars</title><form method="post" action="${demo.url}/logout"><button>Claim your stars</button></form>`,
+    );
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   const { port } = other.address() as AddressInfo;
@@ -185,7 +190,10 @@ test("the game's login answers a game token and no cookie; the token renews at /
   const { gameToken, user } = (await login.json()) as { gameToken: string; user: { id: number } };
   expect(user.id).toBe(C.users.gamer);
 
-  const renewed = await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Origin: demo.gameUrl, Authorization: `Bearer ${gameToken}` } });
+  const renewed = await fetch(`${demo.url}/api/game/renew`, {
+    method: 'POST',
+    headers: { Origin: demo.gameUrl, Authorization: `Bearer ${gameToken}` },
+  });
   expect(renewed.status).toBe(200);
   expect(renewed.headers.get('access-control-allow-origin')).toBe(demo.gameUrl);
   const fresh = ((await renewed.json()) as { gameToken: string }).gameToken;
@@ -193,7 +201,9 @@ test("the game's login answers a game token and no cookie; the token renews at /
   const { payload } = await jwtVerify(fresh, createLocalJWKSet(keys), { audience: demo.url });
   expect(payload.sub).toBe(String(C.users.gamer));
   expect((await fetch(`${demo.url}/api/game/progress`, { headers: { Authorization: `Bearer ${fresh}` } })).status).toBe(200);
-  expect((await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);
+  expect((await fetch(`${demo.url}/api/game/renew`, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(
+    401,
+  );
 });
 
 test('the callback page is sent with no referrer, no caching, no framing, and the capture first', async ({ request }) => {
@@ -206,7 +216,9 @@ test('the callback page is sent with no referrer, no caching, no framing, and th
   expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   const head = (await response.text()).split('<head>')[1] ?? '';
   // Only the color-scheme and the style of the capture's pending view come before it.
-  expect(head.trimStart()).toMatch(/^<meta name="color-scheme" content="light dark">\s*<style>[^<]*output \{[^<]*<\/style>\s*<script data-backend="\/auth\/itch">/);
+  expect(head.trimStart()).toMatch(
+    /^<meta name="color-scheme" content="light dark">\s*<style>[^<]*output \{[^<]*<\/style>\s*<script data-backend="\/auth\/itch">/,
+  );
 });
 
 test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
@@ -227,13 +239,19 @@ test.describe('with an emulator that redirects on Deny (RFC 6749)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login cancelled');
     await expect(page.locator('html')).toHaveAttribute('data-signed-in', 'false');
 
-    await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+    await page
+      .locator('itch-oauth-callback')
+      .getByRole('button', { name: /try again/i })
+      .click();
     await page.waitForURL(`${rfcDemo.emulator!.url}/user/oauth?**`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
   });
 });
 
-test('the browser game framed from another site logs in through a popup, shows the player and saves progress', async ({ page, context }) => {
+test('the browser game framed from another site logs in through a popup, shows the player and saves progress', async ({
+  page,
+  context,
+}) => {
   expect(new URL(demo.gameUrl).hostname).toBe('localhost');
   await page.goto(`${demo.url}/#play`);
   const game = await gameReady(page);
@@ -261,30 +279,41 @@ test('the browser game framed from another site logs in through a popup, shows t
   const second = await again;
   await second.getByLabel('Log in as').selectOption(String(C.users.gamer));
   await second.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', { timeout: 15_000 });
+  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', {
+    timeout: 15_000,
+  });
 });
 
 for (const coep of ['credentialless', 'require-corp'] as const) {
-test(`the game framed on a cross-origin-isolated page (COEP ${coep}) logs in once the player confirms the code it shows in the login window`, async ({ page, context }) => {
-  const answer = await page.goto(`${demo.url}/isolated.html${coep === 'require-corp' ? '?coep=require-corp' : ''}`);
-  expect(answer?.headers()['cross-origin-embedder-policy']).toBe(coep);
-  const game = page.frameLocator('iframe.game-frame');
-  await expect(game.getByRole('button', { name: 'Log in to save' })).toBeEnabled();
-  expect(await page.evaluate(() => crossOriginIsolated), 'the page is cross-origin isolated, as itch.io serves SharedArrayBuffer games').toBe(true);
-  const popupOpened = context.waitForEvent('page');
-  await game.getByRole('button', { name: 'Log in to save' }).click();
-  const popup = await popupOpened;
-  const code = (await popup.locator('.code').textContent())!;
-  await expect(game.getByText(`shows the code ${code}`)).toBeVisible({ timeout: 10_000 });
-  await popup.getByRole('button', { name: `The game shows ${code}` }).click();
-  await expect(popup.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
-  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
-  await popup.getByRole('button', { name: 'Approve' }).click();
-  await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
-});
+  test(`the game framed on a cross-origin-isolated page (COEP ${coep}) logs in once the player confirms the code it shows in the login window`, async ({
+    page,
+    context,
+  }) => {
+    const answer = await page.goto(`${demo.url}/isolated.html${coep === 'require-corp' ? '?coep=require-corp' : ''}`);
+    expect(answer?.headers()['cross-origin-embedder-policy']).toBe(coep);
+    const game = page.frameLocator('iframe.game-frame');
+    await expect(game.getByRole('button', { name: 'Log in to save' })).toBeEnabled();
+    expect(
+      await page.evaluate(() => crossOriginIsolated),
+      'the page is cross-origin isolated, as itch.io serves SharedArrayBuffer games',
+    ).toBe(true);
+    const popupOpened = context.waitForEvent('page');
+    await game.getByRole('button', { name: 'Log in to save' }).click();
+    const popup = await popupOpened;
+    const code = (await popup.locator('.code').textContent())!;
+    await expect(game.getByText(`shows the code ${code}`)).toBeVisible({ timeout: 10_000 });
+    await popup.getByRole('button', { name: `The game shows ${code}` }).click();
+    await expect(popup.getByRole('heading', { level: 1 })).toHaveText('Authorize Starfall Keep Companion');
+    await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
+    await popup.getByRole('button', { name: 'Approve' }).click();
+    await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
+  });
 }
 
-test('with severedOpener refuse, the game on a cross-origin-isolated page says why the login stopped, and nobody is logged in', async ({ page, context }) => {
+test('with severedOpener refuse, the game on a cross-origin-isolated page says why the login stopped, and nobody is logged in', async ({
+  page,
+  context,
+}) => {
   const refusing = await startDemo({ port: 0, logLevel: 'silent', severedOpener: 'refuse' });
   try {
     await page.goto(`${refusing.url}/isolated.html`);

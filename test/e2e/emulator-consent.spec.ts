@@ -29,7 +29,13 @@ test.afterAll(async () => {
 });
 
 function authorizeUrl(redirectUri: string, state: string, scope = 'profile:me'): string {
-  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: redirectUri, response_type: 'token', scope, state });
+  const query = new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: redirectUri,
+    response_type: 'token',
+    scope,
+    state,
+  });
   return `${emulator.url}/user/oauth?${query}`;
 }
 

@@ -23,7 +23,8 @@ for (const app of ['react', 'vue'] as const) {
 
     test.beforeAll(async () => {
       const root = path.join(built, app);
-      if (!existsSync(path.join(root, 'callback.html'))) throw new Error(`test/frameworks/dist/${app} is missing: run npm run test:frameworks`);
+      if (!existsSync(path.join(root, 'callback.html')))
+        throw new Error(`test/frameworks/dist/${app} is missing: run npm run test:frameworks`);
       emulator = await startEmulator();
       const handler = createTokenHandler({
         baseUrl: emulator.url,

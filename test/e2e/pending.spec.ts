@@ -22,7 +22,6 @@ test.afterEach(async () => {
   await site.close();
 });
 
-
 /**
  * Opens the callback with a token and waits until the backend holds the POST. (A stopped document
  * never fires `load`: only the response is waited for.)
@@ -41,7 +40,7 @@ function reportingKinds(): string[] {
 /** The colour of the top-left pixel of a screenshot (a 1×1 PNG: one filter byte, then RGB(A)). */
 function topLeftPixel(png: Buffer): [number, number, number] {
   const data: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     if (png.toString('latin1', at + 4, at + 8) === 'IDAT') data.push(png.subarray(at + 8, at + 8 + length));
     at += length + 12;

@@ -29,7 +29,12 @@ async function attackerPair(): Promise<{ verifier: string; state: string }> {
 
 /** The query of the real app's authorization request, with a given state. */
 function appQuery(state: string): string {
-  return new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, scope: 'profile:me', state }).toString();
+  return new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: `${world.app}/callback.html`,
+    scope: 'profile:me',
+    state,
+  }).toString();
 }
 
 /**
@@ -73,7 +78,9 @@ async function openGame(page: Page, query = ''): Promise<FrameLocator> {
   return game;
 }
 
-test('a link to itch.io with an attacker-picked state: the victim approves, the callback refuses, the attacker collects nothing', async ({ page }) => {
+test('a link to itch.io with an attacker-picked state: the victim approves, the callback refuses, the attacker collects nothing', async ({
+  page,
+}) => {
   await start();
   const { verifier, state } = await attackerPair();
   await page.goto(`${world.emulator.url}/user/oauth?${appQuery(state).replace('scope=', 'response_type=token&scope=')}`);
@@ -124,7 +131,10 @@ test("the package's own login() on an unlisted site, pointed at the app's backen
   expect(world.logins).toHaveLength(0);
 });
 
-test('a game under a cross-origin-isolated page (opener severed from the start) fails with popup_unverified, not popup_blocked, by default', async ({ page, context }) => {
+test('a game under a cross-origin-isolated page (opener severed from the start) fails with popup_unverified, not popup_blocked, by default', async ({
+  page,
+  context,
+}) => {
   await start({ isolated: true });
   const game = await openGame(page);
   const opened = context.waitForEvent('page');
@@ -136,7 +146,10 @@ test('a game under a cross-origin-isolated page (opener severed from the start) 
   expect(world.logins).toHaveLength(0);
 });
 
-test('a game under a cross-origin-isolated page logs in when the site asks the person to confirm the code the game shows', async ({ page, context }) => {
+test('a game under a cross-origin-isolated page logs in when the site asks the person to confirm the code the game shows', async ({
+  page,
+  context,
+}) => {
   await start({ isolated: true, handler: { popup: { severedOpener: 'confirm' } } });
   const game = await openGame(page);
   const opened = context.waitForEvent('page');

@@ -41,7 +41,10 @@ async function approve(popup: Page, userId: number): Promise<void> {
 
 /** The game's login events. */
 function gameEvents(page: Page): Promise<{ type: string; detail: { code?: string } }[]> {
-  return page.frames().find((frame) => frame.url().startsWith(world.game))!.evaluate(() => (window as unknown as { events: { type: string; detail: { code?: string } }[] }).events);
+  return page
+    .frames()
+    .find((frame) => frame.url().startsWith(world.game))!
+    .evaluate(() => (window as unknown as { events: { type: string; detail: { code?: string } }[] }).events);
 }
 
 /** Closes the popup and measures how long the game takes to report `popup_closed`. */
@@ -133,7 +136,9 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await expect(callback.getByRole('button', { name: 'Try again' })).toHaveCount(0);
     await expectNothingLeadsToTheBackend(popup);
     await screenshot(popup, 'popup-not-owner.png');
-    expect((await gameEvents(page)).filter((event) => event.type === 'itch-login-error').map((event) => event.detail.code)).toEqual(['not_owner']);
+    expect((await gameEvents(page)).filter((event) => event.type === 'itch-login-error').map((event) => event.detail.code)).toEqual([
+      'not_owner',
+    ]);
     expect(world.refusals.filter((refusal) => refusal.includes('not_owner'))).toHaveLength(1);
     await callback.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => popup.isClosed()).toBe(true);

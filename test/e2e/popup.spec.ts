@@ -61,7 +61,10 @@ async function approve(popup: Page, userId: number = C.users.gamer): Promise<voi
 }
 
 function gameEvents(page: Page): Promise<LoginEvent[]> {
-  return page.frames().find((frame) => frame.url().startsWith(world.game))!.evaluate(() => (window as unknown as { events: LoginEvent[] }).events);
+  return page
+    .frames()
+    .find((frame) => frame.url().startsWith(world.game))!
+    .evaluate(() => (window as unknown as { events: LoginEvent[] }).events);
 }
 
 /** Every report of the hostile probes, with the token nowhere in them. */
@@ -74,7 +77,10 @@ async function expectTokenNowhere(token: string): Promise<void> {
   }
 }
 
-test('a game framed cross-site logs in through a popup, gets the backend answer, and the token stays in the popup', async ({ page, context }) => {
+test('a game framed cross-site logs in through a popup, gets the backend answer, and the token stays in the popup', async ({
+  page,
+  context,
+}) => {
   await start();
   const game = await openGame(page);
   const clickedAt = Date.now();
@@ -93,7 +99,10 @@ test('a game framed cross-site logs in through a popup, gets the backend answer,
   expect(events[1]!.detail.response).toMatchObject({ user: { id: C.users.gamer }, session: `session-for-${C.users.gamer}` });
   console.log(`framed popup login: click to success ${Date.now() - clickedAt} ms (including the test's Approve)`);
 
-  const openCalls = await page.frames().find((frame) => frame.url().startsWith(world.game))!.evaluate(() => (window as unknown as { openCalls: unknown[] }).openCalls);
+  const openCalls = await page
+    .frames()
+    .find((frame) => frame.url().startsWith(world.game))!
+    .evaluate(() => (window as unknown as { openCalls: unknown[] }).openCalls);
   expect(openCalls, 'window.open ran inside the click event: the popup opened synchronously').toEqual(['during the click']);
   await expect.poll(() => popup.isClosed(), { message: 'the popup closes itself' }).toBe(true);
   expect(world.deposits).toEqual([202]);
@@ -115,7 +124,10 @@ test('a framed game logs in when the authorization page severs the opener (COOP)
   await expectTokenNowhere(world.logins[0]!.token);
 });
 
-test('a same-origin SPA logs in through a popup and gets the session cookie, the token unseen by its scripts', async ({ page, context }) => {
+test('a same-origin SPA logs in through a popup and gets the session cookie, the token unseen by its scripts', async ({
+  page,
+  context,
+}) => {
   // The callback severs its opener too, so no script of the SPA can read the popup's address.
   await start({ callbackCoop: true });
   await page.goto(`${world.app}/spa.html`);
@@ -160,7 +172,12 @@ test('a popup the browser blocks in a frame is reported as popup_blocked and the
   await expect(game.locator('#result')).toContainText('popup_blocked');
   await page.waitForTimeout(500);
   expect(page.url()).toBe(`${world.top}/top.html?blockpopups`);
-  expect(page.frames().find((frame) => frame.url().startsWith(world.game))?.url()).toBe(`${world.game}/game.html?blockpopups`);
+  expect(
+    page
+      .frames()
+      .find((frame) => frame.url().startsWith(world.game))
+      ?.url(),
+  ).toBe(`${world.game}/game.html?blockpopups`);
 });
 
 test('a blocked popup on a top-level page falls back to redirect mode, unless the error event is cancelled', async ({ page }) => {

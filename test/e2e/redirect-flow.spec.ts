@@ -60,7 +60,9 @@ test('access_denied is shown on the callback page and Try again starts a fresh l
   const errors: unknown[] = [];
   await page.exposeFunction('reportError', (detail: unknown) => errors.push(detail));
   await page.addInitScript(() =>
-    addEventListener('itch-login-error', (e) => (window as unknown as { reportError(d: unknown): void }).reportError((e as CustomEvent).detail)),
+    addEventListener('itch-login-error', (e) =>
+      (window as unknown as { reportError(d: unknown): void }).reportError((e as CustomEvent).detail),
+    ),
   );
   await clickLogin(page);
   await page.waitForURL(`${site.url}/callback.html`);
@@ -69,7 +71,10 @@ test('access_denied is shown on the callback page and Try again starts a fresh l
   expect(site.backendCalls).toHaveLength(0);
 
   site.authorizeWith = { token: 'SECOND_TRY' };
-  await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+  await page
+    .locator('itch-oauth-callback')
+    .getByRole('button', { name: /try again/i })
+    .click();
   await page.waitForURL(`${site.url}/return.html?ok=1`);
   expect(site.backendCalls.map((c) => JSON.parse(c.body))).toEqual([{ access_token: 'SECOND_TRY' }]);
 });
@@ -81,7 +86,10 @@ test('a backend 400 is shown with a retry that starts a fresh login', async ({ p
   await clickLogin(page);
   await page.waitForURL(`${site.url}/callback.html`);
   await expect(page.locator('itch-oauth-callback')).toContainText(/server/i);
-  await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+  await page
+    .locator('itch-oauth-callback')
+    .getByRole('button', { name: /try again/i })
+    .click();
   await page.waitForURL(/return\.html/);
   expect(site.backendCalls).toHaveLength(2);
 });
@@ -101,13 +109,17 @@ test('with no-redirect the callback page shows the success and fires itch-login-
 });
 
 test('a framed-off or misconfigured button stays disabled and starts nothing', async ({ page }) => {
-  site.game = gamePage(`<itch-login-button client-id="client" redirect-uri="${site.url}/callback.html" base-url="javascript:alert(1)"></itch-login-button>`);
+  site.game = gamePage(
+    `<itch-login-button client-id="client" redirect-uri="${site.url}/callback.html" base-url="javascript:alert(1)"></itch-login-button>`,
+  );
   await page.goto(`${site.url}/game.html`);
   await expect(page.getByRole('button', { name: 'Log in with itch.io' })).toBeDisabled();
 });
 
 test('an off-origin return-to is refused by the button', async ({ page }) => {
-  site.game = gamePage(`<itch-login-button client-id="client" redirect-uri="${site.url}/callback.html" base-url="${site.authUrl}" return-to="//evil.example/"></itch-login-button>`);
+  site.game = gamePage(
+    `<itch-login-button client-id="client" redirect-uri="${site.url}/callback.html" base-url="${site.authUrl}" return-to="//evil.example/"></itch-login-button>`,
+  );
   await page.goto(`${site.url}/game.html`);
   await expect(page.getByRole('button', { name: 'Log in with itch.io' })).toBeDisabled();
 });
@@ -124,7 +136,10 @@ test("the README's script-tag callback page works as written (capture in head, e
   await page.waitForURL(`${site.url}/callback.html`);
   await expect(page.locator('itch-oauth-callback')).toContainText(/declined/i);
   site.authorizeWith = { token: 'README_TOKEN' };
-  await page.locator('itch-oauth-callback').getByRole('button', { name: /try again/i }).click();
+  await page
+    .locator('itch-oauth-callback')
+    .getByRole('button', { name: /try again/i })
+    .click();
   await page.waitForURL(`${site.url}/return.html?ok=1`);
   expect(site.backendCalls.map((c) => JSON.parse(c.body))).toEqual([{ access_token: 'README_TOKEN' }]);
 });

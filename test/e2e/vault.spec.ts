@@ -127,7 +127,10 @@ test.describe('with --owners-only (the login itself requires owning the game)', 
     await ownersOnly?.close();
   });
 
-  test('a non-owner is refused at login: 403 not_owner, no session, and the callback page says the login failed', async ({ page, context }) => {
+  test('a non-owner is refused at login: 403 not_owner, no session, and the callback page says the login failed', async ({
+    page,
+    context,
+  }) => {
     // The backend's answer to the capture, read on its way (the page navigates right after it).
     const answers: { status: number; body: string }[] = [];
     await page.route(`${ownersOnly.url}/auth/itch`, async (route) => {
@@ -154,7 +157,10 @@ test.describe('with --owners-only (the login itself requires owning the game)', 
     await expect(callback.getByRole('link', { name: 'Get it on itch.io' })).toHaveAttribute('href', STORE);
   });
 
-  test("the framed game's popup login of a non-owner fails with not_owner, and the game says where to get it", async ({ page, context }) => {
+  test("the framed game's popup login of a non-owner fails with not_owner, and the game says where to get it", async ({
+    page,
+    context,
+  }) => {
     await page.goto(`${ownersOnly.url}/#play`);
     // (Once the page has scrolled to the game and the game is ready: a click during the scroll misses it.)
     const game = await gameReady(page);

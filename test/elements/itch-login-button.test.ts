@@ -93,11 +93,20 @@ describe('<itch-login-button>', () => {
   });
 
   it('stores the flow under the state it sends', async () => {
-    const { inner, visits } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="/play?level=2"></itch-login-button>`);
+    const { inner, visits } = await button(
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="/play?level=2"></itch-login-button>`,
+    );
     inner.click();
     const state = new URL(visits[0]!).searchParams.get('state');
     const record = JSON.parse(sessionStorage.getItem(STATE_KEY_PREFIX + state)!);
-    expect(record).to.include({ returnTo: '/play?level=2', mode: 'redirect', clientId: 'abc', redirectUri: REDIRECT, scope: 'profile:me', baseUrl: 'https://itch.io' });
+    expect(record).to.include({
+      returnTo: '/play?level=2',
+      mode: 'redirect',
+      clientId: 'abc',
+      redirectUri: REDIRECT,
+      scope: 'profile:me',
+      baseUrl: 'https://itch.io',
+    });
     expect(Date.now() - record.createdAt).to.be.within(0, 1000);
   });
 
@@ -140,7 +149,9 @@ describe('<itch-login-button>', () => {
     window.open = (() => ({ closed: false, close() {}, focus() {}, location: { href: '' } }) as unknown as Window) as typeof window.open;
     window.fetch = (async () => answer.clone()) as typeof window.fetch;
     try {
-      const { el, inner } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup" backend="/auth/itch"></itch-login-button>`);
+      const { el, inner } = await button(
+        html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup" backend="/auth/itch"></itch-login-button>`,
+      );
       expect(inner.hasAttribute('aria-busy')).to.equal(false);
       inner.click();
       await el.updateComplete;
@@ -165,10 +176,26 @@ describe('<itch-login-button>', () => {
   const bad: [string, ReturnType<typeof html>, RegExp][] = [
     ['a missing client-id', html`<itch-login-button redirect-uri=${REDIRECT}></itch-login-button>`, /client-id is required/],
     ['a missing redirect-uri', html`<itch-login-button client-id="abc"></itch-login-button>`, /redirect-uri is required/],
-    ['an unknown scope', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:email"></itch-login-button>`, /unknown itch.io scope/],
-    ['a non-http base-url', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} base-url="javascript:alert(1)"></itch-login-button>`, /base-url/],
-    ['an off-origin return-to', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="//evil.example"></itch-login-button>`, /return-to/],
-    ['popup mode without a backend', html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup"></itch-login-button>`, /popup/],
+    [
+      'an unknown scope',
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:email"></itch-login-button>`,
+      /unknown itch.io scope/,
+    ],
+    [
+      'a non-http base-url',
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} base-url="javascript:alert(1)"></itch-login-button>`,
+      /base-url/,
+    ],
+    [
+      'an off-origin return-to',
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} return-to="//evil.example"></itch-login-button>`,
+      /return-to/,
+    ],
+    [
+      'popup mode without a backend',
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} mode="popup"></itch-login-button>`,
+      /popup/,
+    ],
   ];
   for (const [what, template, message] of bad) {
     it(`disables itself, says why once and fires config_invalid for ${what}`, async () => {
@@ -213,7 +240,9 @@ describe('<itch-login-button>', () => {
     const style = document.createElement('style');
     style.textContent = ITCH_LOGIN_BUTTON_PREUPGRADE_CSS.replace(/itch-login-button/g, 'late-login-button');
     document.head.append(style);
-    const host = await fixture<HTMLElement>(html`<div style="font: 16px sans-serif"><late-login-button>Log in with itch.io</late-login-button></div>`);
+    const host = await fixture<HTMLElement>(
+      html`<div style="font: 16px sans-serif"><late-login-button>Log in with itch.io</late-login-button></div>`,
+    );
     const late = host.querySelector('late-login-button')!;
     const before = late.getBoundingClientRect();
     const { ItchLoginButton } = await import('../../src/elements/itch-login-button.js');

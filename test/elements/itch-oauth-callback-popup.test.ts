@@ -17,10 +17,17 @@ const refusal = (code: ItchOAuthErrorCode, response?: unknown): CaptureOutcome =
 
 async function shown(outcome: CaptureOutcome) {
   leave(outcome);
-  const el = await fixture<ItchOAuthCallback>(html`<itch-oauth-callback store-url="https://pixelforge.itch.io/starfall-keep"></itch-oauth-callback>`);
+  const el = await fixture<ItchOAuthCallback>(
+    html`<itch-oauth-callback store-url="https://pixelforge.itch.io/starfall-keep"></itch-oauth-callback>`,
+  );
   await new Promise((resolve) => setTimeout(resolve));
   const root = el.shadowRoot!;
-  return { el, text: root.querySelector('[part=status]')!.textContent!.replace(/\s+/g, ' '), close: root.querySelector<HTMLButtonElement>('[part=close]'), retry: root.querySelector('[part=retry]') };
+  return {
+    el,
+    text: root.querySelector('[part=status]')!.textContent!.replace(/\s+/g, ' '),
+    close: root.querySelector<HTMLButtonElement>('[part=close]'),
+    retry: root.querySelector('[part=retry]'),
+  };
 }
 
 describe('<itch-oauth-callback> in a popup whose login ended there', () => {
@@ -57,7 +64,15 @@ describe('<itch-oauth-callback> in a popup whose login ended there', () => {
   });
 
   it('still offers Try again after a redirect login (a flow record)', async () => {
-    const flow = { returnTo: '/', mode: 'redirect', clientId: 'abc', redirectUri: 'https://game.example/cb', scope: 'profile:me', baseUrl: 'https://itch.io', createdAt: Date.now() } as const;
+    const flow = {
+      returnTo: '/',
+      mode: 'redirect',
+      clientId: 'abc',
+      redirectUri: 'https://game.example/cb',
+      scope: 'profile:me',
+      baseUrl: 'https://itch.io',
+      createdAt: Date.now(),
+    } as const;
     const { close, retry } = await shown({ code: ERROR_CODES.indexOf('access_denied'), flow });
     expect(close).to.equal(null);
     expect(retry).not.to.equal(null);

@@ -120,7 +120,9 @@ describe('<itch-oauth-callback>', () => {
 
   it('fires once per document, however many elements upgrade', async () => {
     leave({ code: code('access_denied'), flow });
-    const { events } = await callback(html`<div><itch-oauth-callback></itch-oauth-callback><itch-oauth-callback></itch-oauth-callback></div>`);
+    const { events } = await callback(
+      html`<div><itch-oauth-callback></itch-oauth-callback><itch-oauth-callback></itch-oauth-callback></div>`,
+    );
     expect(events).to.have.length(1);
   });
 

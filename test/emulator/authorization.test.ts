@@ -107,13 +107,21 @@ describe('GET /user/oauth: a bad request gets a 400 page and is never redirected
     ['redirect_uri with an added query', valid({ redirect_uri: 'http://127.0.0.1:5173/callback.html?x=1' }), /does not match/],
     ['redirect_uri in another case', valid({ redirect_uri: 'HTTP://127.0.0.1:5173/Callback.html' }), /does not match/],
     ['redirect_uri of another application', valid({ redirect_uri: C.clients.other.redirectUri }), /does not match/],
-    ['redirect_uri without its registered query', valid({ client_id: C.clients.other.clientId, redirect_uri: 'https://hollow-signal.example/oauth/callback' }), /does not match/],
+    [
+      'redirect_uri without its registered query',
+      valid({ client_id: C.clients.other.clientId, redirect_uri: 'https://hollow-signal.example/oauth/callback' }),
+      /does not match/,
+    ],
     ['response_type missing', valid({ response_type: undefined }), /response_type is missing/],
     ['response_type=code', valid({ response_type: 'code' }), /response_type must be &quot;token&quot;, not &quot;code&quot;/],
     ['scope missing', valid({ scope: undefined }), /scope is missing or empty/],
     ['scope blank', valid({ scope: '   ' }), /scope is missing or empty/],
     ['scope unknown', valid({ scope: 'profile:me game:view:purchases' }), /unknown scope &quot;game:view:purchases&quot;/],
-    ['a parameter repeated', `${authorizePath(valid())}&redirect_uri=${encodeURIComponent('https://evil.example/')}`, /the redirect_uri parameter is given more than once/],
+    [
+      'a parameter repeated',
+      `${authorizePath(valid())}&redirect_uri=${encodeURIComponent('https://evil.example/')}`,
+      /the redirect_uri parameter is given more than once/,
+    ],
   ];
   for (const [name, params, reason] of cases) {
     test(name, async () => {
@@ -334,7 +342,9 @@ describe('escaping', () => {
     const hostile = await startEmulator({
       data: {
         users: [{ id: 1, username: 'eve', display_name: '<img src=x onerror=alert(1)>' }],
-        oauth_applications: [{ id: 1, client_id: 'x', name: '<script>alert("app")</script>', user_id: 1, redirect_uris: ['https://app.example/cb?a=1&b="2"'] }],
+        oauth_applications: [
+          { id: 1, client_id: 'x', name: '<script>alert("app")</script>', user_id: 1, redirect_uris: ['https://app.example/cb?a=1&b="2"'] },
+        ],
       },
     });
     try {

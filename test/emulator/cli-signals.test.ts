@@ -53,7 +53,9 @@ describe('itch-oauth-widget emulator, through the command line', () => {
 
         // A browser keeps its connection open after a page: the emulator must not wait for it.
         const agent = new Agent({ keepAlive: true });
-        await new Promise<void>((resolve, reject) => get(`${url[1]}/user/oauth`, { agent }, (response) => response.resume().on('end', resolve)).on('error', reject));
+        await new Promise<void>((resolve, reject) =>
+          get(`${url[1]}/user/oauth`, { agent }, (response) => response.resume().on('end', resolve)).on('error', reject),
+        );
 
         const signalledAt = Date.now();
         child.kill(signal);

@@ -121,8 +121,14 @@ describe('itch-oauth-widget emulator', () => {
     try {
       assert.equal(lines[0], `itch.io emulator listening on ${emulator.url}`);
       // The application id is what createTokenHandler's applicationId must be (a wrong one refuses every login).
-      assert.ok(lines.includes(`  ${C.clients.demo.id}, ${C.clients.demo.clientId}: ${C.clients.demo.redirectUris.join(', ')}`), lines.join('\n'));
-      assert.match(lines.join('\n'), new RegExp(`createTokenHandler\\(\\{ applicationId: ${C.clients.demo.id}, baseUrl: '${emulator.url}'`));
+      assert.ok(
+        lines.includes(`  ${C.clients.demo.id}, ${C.clients.demo.clientId}: ${C.clients.demo.redirectUris.join(', ')}`),
+        lines.join('\n'),
+      );
+      assert.match(
+        lines.join('\n'),
+        new RegExp(`createTokenHandler\\(\\{ applicationId: ${C.clients.demo.id}, baseUrl: '${emulator.url}'`),
+      );
       assert.equal(process.listenerCount('SIGTERM'), listeners + 1);
       assert.equal((await fetch(`${emulator.url}/api/1/${C.apiKeys.gamer}/me`)).status, 200);
     } finally {

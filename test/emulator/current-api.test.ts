@@ -23,7 +23,9 @@ test('apiUrl is the emulator url with /api, where it serves what api.itch.io ser
 describe('games/ID/purchases', () => {
   test('lists a bundle purchase with the bundle game ids, quantity, status and type', async () => {
     for (const game of [G.starfallKeep, G.lanternLetters]) {
-      const answer = await api(emulator, `/api/games/${game}/purchases?email=${encodeURIComponent(C.emails.bundleBuyer)}`, { bearer: C.apiKeys.developer });
+      const answer = await api(emulator, `/api/games/${game}/purchases?email=${encodeURIComponent(C.emails.bundleBuyer)}`, {
+        bearer: C.apiKeys.developer,
+      });
       assert.equal(answer.status, 200);
       assert.deepEqual(answer.body.purchases, [
         {
@@ -55,7 +57,10 @@ describe('games/ID/purchases', () => {
   });
 
   test('the legacy API names only the game asked about, with its own date format', async () => {
-    const answer = await api(emulator, `/api/1/${C.apiKeys.developer}/game/${G.lanternLetters}/purchases?email=${encodeURIComponent(C.emails.bundleBuyer)}`);
+    const answer = await api(
+      emulator,
+      `/api/1/${C.apiKeys.developer}/game/${G.lanternLetters}/purchases?email=${encodeURIComponent(C.emails.bundleBuyer)}`,
+    );
     assert.equal(answer.body.purchases[0].game_id, G.lanternLetters);
     assert.match(answer.body.purchases[0].created_at, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     assert.equal(answer.body.purchases[0].purchase_type, undefined);
@@ -70,26 +75,42 @@ describe('games/ID/purchases', () => {
   });
 
   test('refuses a game the caller may not edit, and a missing lookup', async () => {
-    assertApiError(await api(emulator, `/api/games/${G.hollowSignal}/purchases?user_id=1`, { bearer: C.apiKeys.developer }), 403, 'you do not have edit access to this game');
-    assertApiError(await api(emulator, `/api/games/${G.starfallKeep}/purchases`, { bearer: C.apiKeys.developer }), 400, /missing parameter/);
+    assertApiError(
+      await api(emulator, `/api/games/${G.hollowSignal}/purchases?user_id=1`, { bearer: C.apiKeys.developer }),
+      403,
+      'you do not have edit access to this game',
+    );
+    assertApiError(
+      await api(emulator, `/api/games/${G.starfallKeep}/purchases`, { bearer: C.apiKeys.developer }),
+      400,
+      /missing parameter/,
+    );
   });
 });
 
 describe('games/ID/download_keys', () => {
   test('finds the key of a bundle purchase for each of its games, dates in RFC 3339', async () => {
-    const answer = await api(emulator, `/api/games/${G.lanternLetters}/download_keys?download_key=${C.downloadKeys.bundleLantern}`, { bearer: C.apiKeys.developer });
+    const answer = await api(emulator, `/api/games/${G.lanternLetters}/download_keys?download_key=${C.downloadKeys.bundleLantern}`, {
+      bearer: C.apiKeys.developer,
+    });
     assert.equal(answer.status, 200);
     assert.equal(answer.body.download_key.game_id, G.lanternLetters);
     assert.match(answer.body.download_key.created_at, RFC3339);
     assertApiError(
-      await api(emulator, `/api/games/${G.starfallKeep}/download_keys?download_key=${C.downloadKeys.bundleLantern}`, { bearer: C.apiKeys.developer }),
+      await api(emulator, `/api/games/${G.starfallKeep}/download_keys?download_key=${C.downloadKeys.bundleLantern}`, {
+        bearer: C.apiKeys.developer,
+      }),
       400,
       'invalid download key',
     );
   });
 
   test('needs a credential', async () => {
-    assertApiError(await api(emulator, `/api/games/${G.starfallKeep}/download_keys?user_id=${C.users.gamer}`), 401, 'authentication required');
+    assertApiError(
+      await api(emulator, `/api/games/${G.starfallKeep}/download_keys?user_id=${C.users.gamer}`),
+      401,
+      'authentication required',
+    );
   });
 });
 

@@ -42,7 +42,13 @@ describe('authentication', () => {
   });
 
   test('an unscoped API key reaches every endpoint', async () => {
-    for (const path of ['/api/profile', '/api/profile/games', '/api/profile/collections', '/api/profile/owned-keys', `/api/games/${G.starfallKeep}/claimed-rewards`]) {
+    for (const path of [
+      '/api/profile',
+      '/api/profile/games',
+      '/api/profile/collections',
+      '/api/profile/owned-keys',
+      `/api/games/${G.starfallKeep}/claimed-rewards`,
+    ]) {
       assert.equal((await api(emulator, path, { bearer: C.apiKeys.developer })).status, 200, path);
     }
   });
@@ -112,7 +118,7 @@ describe('credentials/info', () => {
 });
 
 describe('profile', () => {
-  test('is the public profile of the token\'s user', async () => {
+  test("is the public profile of the token's user", async () => {
     const answer = await api(emulator, '/api/profile', { bearer: token(C.users.press, 'profile:me') });
     assert.deepEqual(answer.body, {
       user: {
@@ -150,12 +156,24 @@ describe('profile', () => {
     assert.deepEqual(answer.body, { games: [] });
   });
 
-  test('collections lists the user\'s collections with their game counts', async () => {
+  test("collections lists the user's collections with their game counts", async () => {
     const answer = await api(emulator, '/api/profile/collections', { bearer: token(C.users.gamer, 'profile:collections') });
     assert.deepEqual(answer.body, {
       collections: [
-        { id: 5001, title: 'Cozy evenings', created_at: '2023-06-01T20:00:00.000000000Z', updated_at: '2023-09-03T21:15:00.000000000Z', games_count: 2 },
-        { id: 5002, title: 'Play later', created_at: '2023-10-06T07:00:00.000000000Z', updated_at: '2023-10-06T07:00:00.000000000Z', games_count: 0 },
+        {
+          id: 5001,
+          title: 'Cozy evenings',
+          created_at: '2023-06-01T20:00:00.000000000Z',
+          updated_at: '2023-09-03T21:15:00.000000000Z',
+          games_count: 2,
+        },
+        {
+          id: 5002,
+          title: 'Play later',
+          created_at: '2023-10-06T07:00:00.000000000Z',
+          updated_at: '2023-10-06T07:00:00.000000000Z',
+          games_count: 0,
+        },
       ],
     });
   });
@@ -167,10 +185,17 @@ describe('profile/owned-keys (paged)', () => {
     const first = await api(emulator, '/api/profile/owned-keys', { bearer: credential });
     assert.equal(first.body.page, 1);
     assert.equal(first.body.per_page, 2);
-    assert.deepEqual(first.body.owned_keys.map((key: { id: number }) => key.id), [4004, 4002]);
+    assert.deepEqual(
+      first.body.owned_keys.map((key: { id: number }) => key.id),
+      [4004, 4002],
+    );
     const second = await api(emulator, '/api/profile/owned-keys?page=2', { bearer: credential });
     assert.equal(second.body.page, 2);
-    assert.deepEqual(second.body.owned_keys.map((key: { id: number }) => key.id), [4001], 'the revoked key 4005 is not listed');
+    assert.deepEqual(
+      second.body.owned_keys.map((key: { id: number }) => key.id),
+      [4001],
+      'the revoked key 4005 is not listed',
+    );
     const third = await api(emulator, '/api/profile/owned-keys?page=3', { bearer: credential });
     assert.deepEqual(third.body, { page: 3, per_page: 2, owned_keys: [] });
   });
@@ -184,12 +209,20 @@ describe('profile/owned-keys (paged)', () => {
     assert.match(key.created_at, RFC3339);
     assert.equal(key.game.id, G.starfallKeep);
     assert.equal(key.game.title, 'Starfall Keep');
-    assert.deepEqual(key.game.user, { id: C.users.developer, username: 'pixelforge', url: 'https://pixelforge.itch.io', cover_url: 'https://img.itch.zone/emulator/pixelforge-avatar.png' });
+    assert.deepEqual(key.game.user, {
+      id: C.users.developer,
+      username: 'pixelforge',
+      url: 'https://pixelforge.itch.io',
+      cover_url: 'https://img.itch.zone/emulator/pixelforge-avatar.png',
+    });
   });
 
   test('lists a claimed key without purchase id', async () => {
     const answer = await api(emulator, '/api/profile/owned-keys', { bearer: token(C.users.press, 'profile:owned') });
-    assert.deepEqual(answer.body.owned_keys.map((key: { id: number }) => key.id), [4003]);
+    assert.deepEqual(
+      answer.body.owned_keys.map((key: { id: number }) => key.id),
+      [4003],
+    );
     assert.equal('purchase_id' in answer.body.owned_keys[0], false);
   });
 
@@ -209,7 +242,7 @@ describe('games/<id>/ownership', () => {
   const owns = async (userId: number, gameId: number): Promise<unknown> =>
     (await api(emulator, `/api/games/${gameId}/ownership`, { bearer: token(userId, 'game:view:ownership') })).body;
 
-  test('is true for a buyer and for a claimer of a game by the application\'s creator', async () => {
+  test("is true for a buyer and for a claimer of a game by the application's creator", async () => {
     assert.deepEqual(await owns(C.users.gamer, G.starfallKeep), { owns: true });
     assert.deepEqual(await owns(C.users.press, G.starfallKeep), { owns: true });
     assert.deepEqual(await owns(C.users.otherDeveloper, G.lanternLetters), { owns: true });
@@ -231,7 +264,11 @@ describe('games/<id>/ownership', () => {
     const credential = token(C.users.gamer, 'game:view:ownership', C.clients.other.clientId);
     const answer = await api(emulator, `/api/games/${G.hollowSignal}/ownership`, { bearer: credential });
     assert.deepEqual(answer.body, { owns: true });
-    assertApiError(await api(emulator, `/api/games/${G.starfallKeep}/ownership`, { bearer: credential }), 403, /OAuth application's creator/);
+    assertApiError(
+      await api(emulator, `/api/games/${G.starfallKeep}/ownership`, { bearer: credential }),
+      403,
+      /OAuth application's creator/,
+    );
   });
 
   test('is 404 invalid game for an unknown or malformed game id', async () => {
@@ -243,19 +280,34 @@ describe('games/<id>/ownership', () => {
 
 describe('games/<id>/claimed-rewards', () => {
   test('lists the rewards claimed for a game the user develops', async () => {
-    const answer = await api(emulator, `/api/games/${G.starfallKeep}/claimed-rewards`, { bearer: token(C.users.developer, 'game:view:rewards') });
+    const answer = await api(emulator, `/api/games/${G.starfallKeep}/claimed-rewards`, {
+      bearer: token(C.users.developer, 'game:view:rewards'),
+    });
     assert.deepEqual(answer.body, {
-      claimed_rewards: [{ id: 6101, reward_id: 6001, game_id: G.starfallKeep, title: 'Digital artbook', purchase_id: 3001, created_at: '2023-05-01T14:25:00.000000000Z' }],
+      claimed_rewards: [
+        {
+          id: 6101,
+          reward_id: 6001,
+          game_id: G.starfallKeep,
+          title: 'Digital artbook',
+          purchase_id: 3001,
+          created_at: '2023-05-01T14:25:00.000000000Z',
+        },
+      ],
     });
   });
 
   test('is an empty list for a game without claims', async () => {
-    const answer = await api(emulator, `/api/games/${G.tidewaterJam}/claimed-rewards`, { bearer: token(C.users.developer, 'game:view:rewards') });
+    const answer = await api(emulator, `/api/games/${G.tidewaterJam}/claimed-rewards`, {
+      bearer: token(C.users.developer, 'game:view:rewards'),
+    });
     assert.deepEqual(answer.body, { claimed_rewards: [] });
   });
 
   test('is refused for a game the user does not develop', async () => {
-    const answer = await api(emulator, `/api/games/${G.starfallKeep}/claimed-rewards`, { bearer: token(C.users.gamer, 'game:view:rewards') });
+    const answer = await api(emulator, `/api/games/${G.starfallKeep}/claimed-rewards`, {
+      bearer: token(C.users.gamer, 'game:view:rewards'),
+    });
     assertApiError(answer, 403, 'claimed rewards can only be listed for games you develop');
   });
 });
@@ -275,7 +327,11 @@ describe('CORS', () => {
   test('answers a preflight from any origin for GET with Authorization', async () => {
     const response = await fetch(`${emulator.url}/api/profile`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://game.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://game.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');

@@ -3,7 +3,13 @@
 // with each other and with DEFAULT_SEED_OWNERS for every user of the seed.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, DEFAULT_SEED_OWNERS, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import {
+  DEFAULT_SEED,
+  DEFAULT_SEED_CREDENTIALS as C,
+  DEFAULT_SEED_OWNERS,
+  startEmulator,
+  type RunningEmulator,
+} from '../../src/emulator/index.js';
 import { api } from './support.js';
 
 let emulator: RunningEmulator;

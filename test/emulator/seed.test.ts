@@ -17,7 +17,14 @@ import {
 import { api, testRecordedAnswersMatchSchemas } from './support.js';
 
 const user = { id: 1, username: 'solo' };
-const game = { id: 10, user_id: 1, title: 'Solo Game', url: 'https://solo.itch.io/game', created_at: '2024-01-01T00:00:00Z', published_at: '2024-01-02T00:00:00Z' };
+const game = {
+  id: 10,
+  user_id: 1,
+  title: 'Solo Game',
+  url: 'https://solo.itch.io/game',
+  created_at: '2024-01-01T00:00:00Z',
+  published_at: '2024-01-02T00:00:00Z',
+};
 const purchase = { id: 20, game_id: 10, email: 'buyer@example.com', created_at: '2024-02-01T00:00:00Z', price: 100 };
 
 /** The message parseSeed throws for `data`. */
@@ -53,17 +60,38 @@ describe('the default seed', () => {
 
   test('covers the cases of spec section 4A', () => {
     const seed = parseSeed(DEFAULT_SEED);
-    assert.ok(seed.purchases.some((p) => p.status !== 'complete'), 'a purchase that is not completed');
-    assert.ok(seed.download_keys.some((k) => k.purchase_id === undefined), 'a claimed key');
-    assert.ok(seed.download_keys.some((k) => k.revoked), 'a revoked key');
-    assert.ok(seed.games.some((g) => g.type === 'html'), 'a web game');
+    assert.ok(
+      seed.purchases.some((p) => p.status !== 'complete'),
+      'a purchase that is not completed',
+    );
+    assert.ok(
+      seed.download_keys.some((k) => k.purchase_id === undefined),
+      'a claimed key',
+    );
+    assert.ok(
+      seed.download_keys.some((k) => k.revoked),
+      'a revoked key',
+    );
+    assert.ok(
+      seed.games.some((g) => g.type === 'html'),
+      'a web game',
+    );
     assert.ok(
       seed.purchases.some((p) => p.status === 'complete' && !seed.download_keys.some((k) => k.purchase_id === p.id)),
       'a donation',
     );
-    assert.ok(seed.jwts.some((j) => j.expires_at.getTime() < Date.now()), 'an expired JWT');
-    assert.ok(seed.oauth_applications.some((a) => a.redirect_uris.includes('urn:ietf:wg:oauth:2.0:oob')), 'an oob redirect URI');
-    assert.ok(seed.oauth_applications.some((a) => a.redirect_uris.some((u) => u.startsWith('http://127.0.0.1:'))), 'a loopback redirect URI');
+    assert.ok(
+      seed.jwts.some((j) => j.expires_at.getTime() < Date.now()),
+      'an expired JWT',
+    );
+    assert.ok(
+      seed.oauth_applications.some((a) => a.redirect_uris.includes('urn:ietf:wg:oauth:2.0:oob')),
+      'an oob redirect URI',
+    );
+    assert.ok(
+      seed.oauth_applications.some((a) => a.redirect_uris.some((u) => u.startsWith('http://127.0.0.1:'))),
+      'a loopback redirect URI',
+    );
   });
 });
 
@@ -86,7 +114,12 @@ describe('an invalid seed is refused with the path of the bad entry', () => {
     ['a duplicate id', { users: [user, { id: 1, username: 'other' }] }, [/duplicate id 1/, /→ at users\[1\]\.id/]],
     [
       'a key for the purchase of another game',
-      { users: [user], games: [game, { ...game, id: 11 }], purchases: [purchase], download_keys: [key({ game_id: 11, user_id: 1, purchase_id: 20 })] },
+      {
+        users: [user],
+        games: [game, { ...game, id: 11 }],
+        purchases: [purchase],
+        download_keys: [key({ game_id: 11, user_id: 1, purchase_id: 20 })],
+      },
       [/purchase 20 is for game 10, not 11/, /→ at download_keys\[0\]\.purchase_id/],
     ],
     [
@@ -96,15 +129,28 @@ describe('an invalid seed is refused with the path of the bad entry', () => {
     ],
     [
       'an address verified by two users',
-      { users: [{ ...user, emails: verified('a@example.com') }, { id: 2, username: 'two', emails: verified('A@example.com') }] },
+      {
+        users: [
+          { ...user, emails: verified('a@example.com') },
+          { id: 2, username: 'two', emails: verified('A@example.com') },
+        ],
+      },
       [/already a verified address of user 1/, /→ at users\[1\]\.emails\[0\]\.address/],
     ],
     [
       'an OAuth key without scopes',
-      { users: [user], oauth_applications: [app], api_keys: [{ id: 1, key: 'k'.repeat(20), user_id: 1, oauth_application_id: 1, created_at: '2024-01-01T00:00:00Z' }] },
+      {
+        users: [user],
+        oauth_applications: [app],
+        api_keys: [{ id: 1, key: 'k'.repeat(20), user_id: 1, oauth_application_id: 1, created_at: '2024-01-01T00:00:00Z' }],
+      },
       [/carries the scopes it was granted/, /→ at api_keys\[0\]\.scopes/],
     ],
-    ['a published game without published_at', { users: [user], games: [{ ...game, published_at: undefined }] }, [/a published game needs published_at/]],
+    [
+      'a published game without published_at',
+      { users: [user], games: [{ ...game, published_at: undefined }] },
+      [/a published game needs published_at/],
+    ],
   ];
   for (const [name, data, expected] of cases) {
     test(name, () => {
@@ -125,13 +171,19 @@ describe('loadSeed from a file', () => {
 
   test('names the file when it is missing', async () => {
     const file = join(dir, 'missing.json');
-    await assert.rejects(loadSeed(file), (error: Error) => error instanceof EmulatorSeedError && error.message.startsWith(`Cannot read emulator seed file ${file}:`));
+    await assert.rejects(
+      loadSeed(file),
+      (error: Error) => error instanceof EmulatorSeedError && error.message.startsWith(`Cannot read emulator seed file ${file}:`),
+    );
   });
 
   test('names the file when it is not JSON', async () => {
     const file = join(dir, 'broken.json');
     await writeFile(file, '{ users: [] }');
-    await assert.rejects(loadSeed(file), (error: Error) => error instanceof EmulatorSeedError && error.message.startsWith(`Emulator seed file ${file} is not valid JSON`));
+    await assert.rejects(
+      loadSeed(file),
+      (error: Error) => error instanceof EmulatorSeedError && error.message.startsWith(`Emulator seed file ${file} is not valid JSON`),
+    );
   });
 
   test('names the file and the path when the data is invalid', async () => {
@@ -153,7 +205,13 @@ describe('startEmulator', () => {
 
   test('serves a seed file', async () => {
     const file = join(dir, 'served.json');
-    await writeFile(file, JSON.stringify({ users: [user], api_keys: [{ id: 1, key: 'solo-key-0000000000000000', user_id: 1, created_at: '2024-01-01T00:00:00Z' }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        users: [user],
+        api_keys: [{ id: 1, key: 'solo-key-0000000000000000', user_id: 1, created_at: '2024-01-01T00:00:00Z' }],
+      }),
+    );
     const emulator = await startEmulator({ data: file });
     try {
       assert.match(emulator.url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -192,13 +250,21 @@ describe('startEmulator', () => {
   });
 
   test('tells loopback hosts apart', () => {
-    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '0:0:0:0:0:0:0:1', 'localhost']) assert.equal(isLoopbackHost(host), true, host);
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', 'localhost.example.com', '128.0.0.1']) assert.equal(isLoopbackHost(host), false, host);
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '[::1]', '0:0:0:0:0:0:0:1', 'localhost'])
+      assert.equal(isLoopbackHost(host), true, host);
+    for (const host of ['0.0.0.0', '::', '10.0.0.1', '::ffff:10.0.0.1', 'localhost.example.com', '128.0.0.1'])
+      assert.equal(isLoopbackHost(host), false, host);
   });
 
   test('refuses extra redirect URIs for an unknown client or of an invalid form', async () => {
-    await assert.rejects(startEmulator({ extraRedirectUris: { 'no-such-client': ['http://127.0.0.1:1/cb'] } }), /no OAuth application with client id/);
-    await assert.rejects(startEmulator({ extraRedirectUris: { [C.clients.demo.clientId]: ['http://127.0.0.1:1/cb#frag'] } }), /invalid redirect URI/);
+    await assert.rejects(
+      startEmulator({ extraRedirectUris: { 'no-such-client': ['http://127.0.0.1:1/cb'] } }),
+      /no OAuth application with client id/,
+    );
+    await assert.rejects(
+      startEmulator({ extraRedirectUris: { [C.clients.demo.clientId]: ['http://127.0.0.1:1/cb#frag'] } }),
+      /invalid redirect URI/,
+    );
   });
 
   test('refuses a port that is taken', async () => {

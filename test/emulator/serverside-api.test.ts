@@ -127,13 +127,27 @@ describe('scopes', () => {
   });
 
   test('a JWT with game:view:purchases reaches purchases and download_keys of its own game', async () => {
-    const jwt = emulator.issueJwt({ userId: C.users.developer, scopes: 'game:view:purchases', expiresAt: new Date('2099-01-01T00:00:00Z') });
-    assert.equal((await api(emulator, `/api/1/jwt/game/${G.starfallKeep}/purchases?user_id=${C.users.gamer}`, { bearer: jwt })).status, 200);
-    assert.equal((await api(emulator, `/api/1/jwt/game/${G.starfallKeep}/download_keys?user_id=${C.users.gamer}`, { bearer: jwt })).status, 200);
+    const jwt = emulator.issueJwt({
+      userId: C.users.developer,
+      scopes: 'game:view:purchases',
+      expiresAt: new Date('2099-01-01T00:00:00Z'),
+    });
+    assert.equal(
+      (await api(emulator, `/api/1/jwt/game/${G.starfallKeep}/purchases?user_id=${C.users.gamer}`, { bearer: jwt })).status,
+      200,
+    );
+    assert.equal(
+      (await api(emulator, `/api/1/jwt/game/${G.starfallKeep}/download_keys?user_id=${C.users.gamer}`, { bearer: jwt })).status,
+      200,
+    );
   });
 
   test("a scope does not reach its parent's endpoints: game:view:purchases:extra does not give game:view:purchases", async () => {
-    const jwt = emulator.issueJwt({ userId: C.users.developer, scopes: 'game:view:purchases:extra', expiresAt: new Date('2099-01-01T00:00:00Z') });
+    const jwt = emulator.issueJwt({
+      userId: C.users.developer,
+      scopes: 'game:view:purchases:extra',
+      expiresAt: new Date('2099-01-01T00:00:00Z'),
+    });
     assertApiError(
       await api(emulator, `/api/1/jwt/game/${G.starfallKeep}/purchases?user_id=${C.users.gamer}`, { bearer: jwt }),
       403,
@@ -156,7 +170,10 @@ describe('my-games', () => {
       [G.starfallKeep, G.lanternLetters, G.tidewaterJam, G.prototype],
     );
     const other = await api(emulator, `/api/1/${C.apiKeys.otherDeveloper}/my-games`);
-    assert.deepEqual(other.body.games.map((game: { id: number }) => game.id), [G.tidewaterJam, G.hollowSignal]);
+    assert.deepEqual(
+      other.body.games.map((game: { id: number }) => game.id),
+      [G.tidewaterJam, G.hollowSignal],
+    );
   });
 
   test('is an empty list for a user with no games', async () => {
@@ -208,8 +225,16 @@ describe('game/<id>/… (rule 1 and access)', () => {
   });
 
   test("another developer's game without edit access is 403", async () => {
-    assertApiError(await api(emulator, dev(`/game/${G.hollowSignal}/purchases?email=${C.emails.gamer}`)), 403, 'you do not have edit access to this game');
-    assertApiError(await api(emulator, dev(`/game/${G.hollowSignal}/download_keys?user_id=${C.users.gamer}`)), 403, 'you do not have edit access to this game');
+    assertApiError(
+      await api(emulator, dev(`/game/${G.hollowSignal}/purchases?email=${C.emails.gamer}`)),
+      403,
+      'you do not have edit access to this game',
+    );
+    assertApiError(
+      await api(emulator, dev(`/game/${G.hollowSignal}/download_keys?user_id=${C.users.gamer}`)),
+      403,
+      'you do not have edit access to this game',
+    );
   });
 
   test("another developer's game with edit access is allowed", async () => {
@@ -238,12 +263,12 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     assert.equal(answer.body.download_key.key, K.pressClaim);
   });
 
-  test('finds a claimed key by the claimer\'s e-mail address', async () => {
+  test("finds a claimed key by the claimer's e-mail address", async () => {
     const answer = await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?email=${C.emails.press}`));
     assert.equal(answer.body.download_key.key, K.pressClaim);
   });
 
-  test('finds a key by an e-mail address linked to the buyer\'s', async () => {
+  test("finds a key by an e-mail address linked to the buyer's", async () => {
     const answer = await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?email=${C.emails.gamerLinked}`));
     assert.equal(answer.body.download_key.key, K.gamerStarfall);
   });
@@ -264,7 +289,11 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
   });
 
   test('a revoked key is invalid download key (rule 9)', async () => {
-    assertApiError(await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?download_key=${K.revoked}`)), 400, 'invalid download key');
+    assertApiError(
+      await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?download_key=${K.revoked}`)),
+      400,
+      'invalid download key',
+    );
   });
 
   test("another game's key is invalid download key (rule 9)", async () => {
@@ -281,7 +310,11 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
       404,
       'no download key found',
     );
-    assertApiError(await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?email=stranger@example.com`)), 404, 'no download key found');
+    assertApiError(
+      await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?email=stranger@example.com`)),
+      404,
+      'no download key found',
+    );
   });
 
   test('a donation without a key gives no download key found (rule 10)', async () => {
@@ -298,7 +331,11 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
   });
 
   test('a user_id that is not an integer is 400', async () => {
-    assertApiError(await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?user_id=mossy`)), 400, 'user_id must be a positive integer');
+    assertApiError(
+      await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?user_id=mossy`)),
+      400,
+      'user_id must be a positive integer',
+    );
   });
 });
 
@@ -345,7 +382,7 @@ describe('purchases (rules 4–8, donation)', () => {
     assert.equal(answer.body.purchases[0].sale_rate, 10);
   });
 
-  test('by user_id, finds purchases made logged in and under the user\'s verified addresses (rule 4)', async () => {
+  test("by user_id, finds purchases made logged in and under the user's verified addresses (rule 4)", async () => {
     const loggedIn = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?user_id=${C.users.gamer}`));
     assert.deepEqual(ids(loggedIn.body), [3001]);
     const underAddress = await api(emulator, dev(`/game/${G.tidewaterJam}/purchases?user_id=${C.users.gamer}`));
@@ -385,7 +422,11 @@ describe('CORS on /api/1/', () => {
   test('answers a preflight for a Bearer request', async () => {
     const response = await fetch(`${emulator.url}/api/1/key/me`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:3000',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');

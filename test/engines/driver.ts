@@ -76,17 +76,22 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     } finally {
       clearTimeout(timer);
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 /** Waits until the current window's address passes `test`, and returns it. */
 export function waitForUrl(session: Session, what: string, test: (url: URL) => boolean, timeoutMs?: number): Promise<string> {
-  return waitFor(`the address to be ${what}`, async () => {
-    const url = await session.url();
-    return test(new URL(url)) ? url : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `the address to be ${what}`,
+    async () => {
+      const url = await session.url();
+      return test(new URL(url)) ? url : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** The text of the first element matching `selector` in the current frame, or null. */
@@ -95,11 +100,21 @@ export function textOf(session: Session, selector: string): Promise<string | nul
 }
 
 /** Waits until the element's text passes `test`, and returns the text. */
-export function waitForText(session: Session, selector: string, what: string, test: (text: string) => boolean, timeoutMs?: number): Promise<string> {
-  return waitFor(`${selector} to show ${what}`, async () => {
-    const text = await textOf(session, selector);
-    return text !== null && test(text) ? text : undefined;
-  }, timeoutMs);
+export function waitForText(
+  session: Session,
+  selector: string,
+  what: string,
+  test: (text: string) => boolean,
+  timeoutMs?: number,
+): Promise<string> {
+  return waitFor(
+    `${selector} to show ${what}`,
+    async () => {
+      const text = await textOf(session, selector);
+      return text !== null && test(text) ? text : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Runs `action` (a click) and returns the handle of the window it opened. */

@@ -29,7 +29,9 @@ for (const name of selectedEngines()) {
     });
 
     const only = process.env['SCENARIO'];
-    for (const scenario of [...SCENARIOS, ...POPUP_BINDING_ATTACKS].filter((candidate) => only === undefined || candidate.name.includes(only))) {
+    for (const scenario of [...SCENARIOS, ...POPUP_BINDING_ATTACKS].filter(
+      (candidate) => only === undefined || candidate.name.includes(only),
+    )) {
       test(scenario.name, { timeout: 90_000 }, async (t) => {
         if ('missing' in located) {
           if (inCi) throw new Error(`${name} is missing in CI: ${located.missing}`);

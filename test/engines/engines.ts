@@ -10,7 +10,8 @@ import { launchWebKitEngine } from './webkit-session.js';
 
 export const ENGINE_NAMES: readonly EngineName[] = ['chromium', 'firefox', 'webkit', 'webkit-itp'];
 
-const MISSING_FIREFOX = 'No Firefox found: `apt-get install firefox-esr` (Debian), or set FIREFOX_PATH to a Firefox of version 129 or later (WebDriver BiDi).';
+const MISSING_FIREFOX =
+  'No Firefox found: `apt-get install firefox-esr` (Debian), or set FIREFOX_PATH to a Firefox of version 129 or later (WebDriver BiDi).';
 const MISSING_WEBKIT =
   'No WebKitGTK WebDriver found: `apt-get install webkit2gtk-driver` (Debian: WebKitWebDriver and MiniBrowser), or set WEBKIT_WEBDRIVER and WEBKIT_MINIBROWSER.';
 const MISSING_XVFB = 'No display and no Xvfb for WebKitGTK: `apt-get install xvfb`, or run with DISPLAY set.';
@@ -36,7 +37,9 @@ function miniBrowser(): string | undefined {
   if (env) return existsSync(env) ? env : undefined;
   const lib = '/usr/lib';
   const arches = existsSync(lib) ? readdirSync(lib).filter((dir) => dir.endsWith('-linux-gnu')) : [];
-  return ['', ...arches.map((arch) => `${arch}/`)].map((arch) => `${lib}/${arch}webkit2gtk-4.1/MiniBrowser`).find((candidate) => existsSync(candidate));
+  return ['', ...arches.map((arch) => `${arch}/`)]
+    .map((arch) => `${lib}/${arch}webkit2gtk-4.1/MiniBrowser`)
+    .find((candidate) => existsSync(candidate));
 }
 
 /** How to launch an engine, or the sentence that says how to get it. */
@@ -65,7 +68,10 @@ export function locateEngine(name: EngineName): Located {
 
 /** The engines to run: `ENGINES=firefox,webkit` picks some; all by default. */
 export function selectedEngines(env: NodeJS.ProcessEnv = process.env): EngineName[] {
-  const asked = env['ENGINES']?.split(',').map((name) => name.trim()).filter(Boolean);
+  const asked = env['ENGINES']
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (asked === undefined || asked.length === 0) return [...ENGINE_NAMES];
   const unknown = asked.filter((name) => !ENGINE_NAMES.includes(name as EngineName));
   if (unknown.length > 0) throw new Error(`ENGINES: unknown ${unknown.join(', ')} (known: ${ENGINE_NAMES.join(', ')})`);

@@ -28,7 +28,11 @@ class PuppeteerSession implements Session {
   #page: Page;
   #frame: Frame;
 
-  constructor(readonly engine: EngineName, context: BrowserContext, page: Page) {
+  constructor(
+    readonly engine: EngineName,
+    context: BrowserContext,
+    page: Page,
+  ) {
     this.#context = context;
     this.#page = page;
     this.#frame = page.mainFrame();
@@ -39,7 +43,8 @@ class PuppeteerSession implements Session {
     if (this.#ids.has(page)) return;
     this.#ids.set(page, `window-${this.#count++}`);
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warn') this.problems.push(`${message.type()}: ${message.text()} (${message.location().url ?? ''})`);
+      if (message.type() === 'error' || message.type() === 'warn')
+        this.problems.push(`${message.type()}: ${message.text()} (${message.location().url ?? ''})`);
     });
     page.on('pageerror', (error) => this.problems.push(`uncaught: ${error instanceof Error ? error.message : String(error)}`));
   }
@@ -83,10 +88,12 @@ class PuppeteerSession implements Session {
    */
   async windows(): Promise<string[]> {
     const pages = await this.#context.pages();
-    return pages.filter((page) => !page.isClosed()).map((page) => {
-      this.#watch(page);
-      return this.#ids.get(page)!;
-    });
+    return pages
+      .filter((page) => !page.isClosed())
+      .map((page) => {
+        this.#watch(page);
+        return this.#ids.get(page)!;
+      });
   }
 
   async switchToWindow(handle: string): Promise<void> {

@@ -30,7 +30,9 @@ const DARK_AND_LIGHT = '<meta name="color-scheme" content="light dark">';
 /** No console error or warning, where the engine can report them; else a note that says so. */
 function expectCleanConsole(session: Session, context: ScenarioContext, ignore?: RegExp): void {
   if (session.problems === undefined) {
-    context.note(`console not checked: ${session.engine} is driven over WebDriver classic, which cannot read the console (WebKitGTK's driver has no BiDi)`);
+    context.note(
+      `console not checked: ${session.engine} is driven over WebDriver classic, which cannot read the console (WebKitGTK's driver has no BiDi)`,
+    );
     return;
   }
   assert.deepEqual(
@@ -54,7 +56,9 @@ function reportingKinds(site: Site): string[] {
 
 /** Waits until the login button's shadow button has rendered (the element is defined and drawn). */
 function buttonReady(session: Session, selector: string): Promise<true> {
-  return waitFor(`${selector} to render`, () => session.evaluate((s: string) => document.querySelector(s)?.shadowRoot?.querySelector('button') != null, selector));
+  return waitFor(`${selector} to render`, () =>
+    session.evaluate((s: string) => document.querySelector(s)?.shadowRoot?.querySelector('button') != null, selector),
+  );
 }
 
 async function approveOnConsentPage(session: Session, emulatorUrl: string, userId: number): Promise<void> {
@@ -84,7 +88,10 @@ const redirectLogin: Scenario = {
         state: history.state,
         navigationEntries: performance.getEntriesByType('navigation').map((entry) => entry.name),
         timeline: performance.getEntries().map((entry) => entry.name),
-        navigationApi: 'navigation' in window ? (window as unknown as { navigation: { entries(): { url: string }[] } }).navigation.entries().map((entry) => entry.url) : 'absent',
+        navigationApi:
+          'navigation' in window
+            ? (window as unknown as { navigation: { entries(): { url: string }[] } }).navigation.entries().map((entry) => entry.url)
+            : 'absent',
       }),
     );
     assert.ok(!traces.includes(token) && !traces.includes('access_token'), `the token is in ${traces}`);
@@ -113,7 +120,9 @@ const pendingNoScripts: Scenario = {
       // Parsed to the end, and the capture's is the only script element in the document: the
       // hostile scripts after it became text, so none of them can run, now or later.
       const parsed = await waitFor('the document to be complete', () =>
-        session.evaluate(() => (document.readyState === 'complete' ? { scripts: document.scripts.length, href: location.href } : undefined)),
+        session.evaluate(() =>
+          document.readyState === 'complete' ? { scripts: document.scripts.length, href: location.href } : undefined,
+        ),
       );
       assert.equal(parsed.scripts, 1);
       assert.ok(!parsed.href.includes(TOKEN), `the address still holds the token: ${parsed.href}`);
@@ -162,7 +171,12 @@ const pendingStrictCsp: Scenario = {
 
       // The control: an inline script under the same policy is blocked and reported by this
       // engine. Reports are sent in order, so the control's arriving means none came before it.
-      site.page = { capture: 'none', hostile: false, headers: { 'Content-Security-Policy': policy }, body: '<script>document.title = "inline script ran";</script>' };
+      site.page = {
+        capture: 'none',
+        hostile: false,
+        headers: { 'Content-Security-Policy': policy },
+        body: '<script>document.title = "inline script ran";</script>',
+      };
       await session.goto(`${site.url}/callback.html?control`);
       await waitFor('the control violation to be reported', async () => site.cspReports.length > 0);
       assert.notEqual(await session.evaluate(() => document.title), 'inline script ran');
@@ -183,10 +197,15 @@ const hostileControl: Scenario = {
       site.page = { capture: 'none' };
       await startFlow(session, site);
       await session.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
-      await waitFor('every kind of probe to report', async () =>
-        new Set(site.collected.map((report) => JSON.parse(report.slice(report.indexOf(' ') + 1)).kind)).size === HOSTILE_KINDS.length,
+      await waitFor(
+        'every kind of probe to report',
+        async () =>
+          new Set(site.collected.map((report) => JSON.parse(report.slice(report.indexOf(' ') + 1)).kind)).size === HOSTILE_KINDS.length,
       );
-      assert.ok(site.collected.some((report) => report.includes(TOKEN)), 'the probes work in this engine: they found the token');
+      assert.ok(
+        site.collected.some((report) => report.includes(TOKEN)),
+        'the probes work in this engine: they found the token',
+      );
     } finally {
       await site.close();
     }
@@ -203,7 +222,10 @@ const hostileCapture: Scenario = {
       await session.start(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
       await waitFor('the POST', async () => site.backendCalls.length === 1);
       await waitForUrl(session, 'the clean callback page', (url) => url.href === `${site.url}/callback.html`);
-      await waitFor('every kind of probe to report from the clean document', async () => reportingKinds(site).length === HOSTILE_KINDS.length);
+      await waitFor(
+        'every kind of probe to report from the clean document',
+        async () => reportingKinds(site).length === HOSTILE_KINDS.length,
+      );
       assert.deepEqual(reportingKinds(site), [...HOSTILE_KINDS].sort());
       expectCleanConsole(session, context);
     } finally {
@@ -229,10 +251,12 @@ const framedPopupLogin: Scenario = {
       // The popup blocker: a page that calls window.open while it loads, with no click. (Not a
       // script of the driver's: puppeteer runs those with a user activation.) Firefox's blocker is
       // on as players have it (puppeteer-session.ts); headless Chromium has none.
-      const opener = "<title>opening</title><script>var w = window.open('about:blank'); document.title = w ? 'allowed' : 'blocked'; if (w) w.close();</script>";
+      const opener =
+        "<title>opening</title><script>var w = window.open('about:blank'); document.title = w ? 'allowed' : 'blocked'; if (w) w.close();</script>";
       await session.goto(`data:text/html,${encodeURIComponent(opener)}`);
       const blocker = await session.evaluate(() => document.title);
-      if (session.engine === 'firefox') assert.equal(blocker, 'blocked', "Firefox's popup blocker is off: the popup tests prove less than they seem");
+      if (session.engine === 'firefox')
+        assert.equal(blocker, 'blocked', "Firefox's popup blocker is off: the popup tests prove less than they seem");
       else context.note(`popup blocker: a window.open without a click was ${blocker}`);
 
       // The game's site, opened top-level, keeps a value in its first-party storage.
@@ -260,14 +284,18 @@ const framedPopupLogin: Scenario = {
       assert.equal(world.logins.length, 1);
       assert.equal(world.logins[0]!.startedFrom, world.game, "onLogin's startedFrom is the framed game's origin");
       await waitFor('the probes to report', async () => world.collected.length > 0);
-      for (const report of world.collected) assert.ok(!report.includes(world.logins[0]!.token), `a probe saw the token: ${report.slice(0, 300)}`);
+      for (const report of world.collected)
+        assert.ok(!report.includes(world.logins[0]!.token), `a probe saw the token: ${report.slice(0, 300)}`);
       expectCleanConsole(session, context);
 
       // Back on the game's own site, top-level: the cookie set in the frame is not there.
       await session.leaveFrames();
       await session.goto(`${world.game}/game.html`);
       const firstParty = await session.evaluate(() => document.cookie);
-      assert.ok(!firstParty.includes('framed=yes'), `the framed game's cookie reached its first-party jar: cookies are not partitioned (${firstParty})`);
+      assert.ok(
+        !firstParty.includes('framed=yes'),
+        `the framed game's cookie reached its first-party jar: cookies are not partitioned (${firstParty})`,
+      );
     } finally {
       await world.close();
     }
@@ -319,9 +347,15 @@ const popupClosed: Scenario = {
         [
           'closed 1 s after Deny',
           async () => {
-            await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth');
+            await waitForUrl(
+              session,
+              "the emulator's consent page",
+              (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth',
+            );
             await session.click('button[value="deny"]');
-            await waitForText(session, '#close-note', 'that the window can be closed', (text) => text.includes('You can close this window'));
+            await waitForText(session, '#close-note', 'that the window can be closed', (text) =>
+              text.includes('You can close this window'),
+            );
             const deniedAt = Date.now();
             await since(deniedAt, 1_000);
           },
@@ -354,23 +388,39 @@ const popupRefusalPage: Scenario = {
       await session.switchToWindow(popup);
       await approveOnConsentPage(session, world.emulator.url, C.users.newcomer);
       await waitForUrl(session, 'the callback page', (url) => url.origin === world.app && url.pathname === '/callback.html');
-      const page = await waitFor('the refusal page', () =>
-        session.evaluate(() => {
-          const root = document.querySelector('itch-oauth-callback')?.shadowRoot;
-          const close = root?.querySelector('[part=close]');
-          // (false, not undefined: WebDriver classic answers undefined as null.)
-          if (!root || !close) return false;
-          const targets = [...root.querySelectorAll('a')].map((a) => a.href).concat([...document.querySelectorAll('a, form')].map((e) => (e instanceof HTMLFormElement ? e.action : (e as HTMLAnchorElement).href)));
-          return { text: root.textContent!.replace(/\s+/g, ' '), close: close.textContent, retry: root.querySelector('[part=retry]') !== null, targets };
-        }),
-      20_000);
+      const page = await waitFor(
+        'the refusal page',
+        () =>
+          session.evaluate(() => {
+            const root = document.querySelector('itch-oauth-callback')?.shadowRoot;
+            const close = root?.querySelector('[part=close]');
+            // (false, not undefined: WebDriver classic answers undefined as null.)
+            if (!root || !close) return false;
+            const targets = [...root.querySelectorAll('a')]
+              .map((a) => a.href)
+              .concat(
+                [...document.querySelectorAll('a, form')].map((e) =>
+                  e instanceof HTMLFormElement ? e.action : (e as HTMLAnchorElement).href,
+                ),
+              );
+            return {
+              text: root.textContent!.replace(/\s+/g, ' '),
+              close: close.textContent,
+              retry: root.querySelector('[part=retry]') !== null,
+              targets,
+            };
+          }),
+        20_000,
+      );
       assert.match(page.text, /You need to own this game on itch\.io to continue\./);
       assert.match(page.text, /log out there to use the account that owns it/);
       assert.equal(page.close, 'Close');
       assert.equal(page.retry, false, 'no Try again');
       for (const target of page.targets) assert.notEqual(new URL(target).origin, world.app, `${target} leads to the backend`);
       // (Close is in the element's shadow root, where the driver's selectors do not reach.)
-      await session.evaluate(() => (document.querySelector('itch-oauth-callback')!.shadowRoot!.querySelector('[part=close]') as HTMLButtonElement).click());
+      await session.evaluate(() =>
+        (document.querySelector('itch-oauth-callback')!.shadowRoot!.querySelector('[part=close]') as HTMLButtonElement).click(),
+      );
       await waitFor('the popup to close on Close', async () => (await session.windows()).length === 1);
       await session.switchToWindow(main);
       await session.enterFrame('iframe[title="game"]');
@@ -434,7 +484,12 @@ const framedStartedFrom: Scenario = {
       const verifier = randomBytes(32).toString('base64url');
       const binding = await popupBindingOf(verifier);
       const state = await popupStateOf(verifier);
-      const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, scope: 'profile:me', state });
+      const query = new URLSearchParams({
+        client_id: C.clients.demo.clientId,
+        redirect_uri: `${world.app}/callback.html`,
+        scope: 'profile:me',
+        state,
+      });
       const backend = `${world.app}/auth/itch`;
       await session.evaluate(installKnownOpener, `${backend}?${query}`, state, binding);
 
@@ -470,7 +525,9 @@ const framedStartedFrom: Scenario = {
       await session.evaluate(collectFromPage, backend, verifier);
       const collected = await waitFor("the game's collection", () =>
         // (`?? false`: WebDriver hands back a missing value as null.)
-        session.evaluate(() => (window as unknown as { __collected?: { status?: number; body?: unknown; failed?: string } }).__collected ?? false),
+        session.evaluate(
+          () => (window as unknown as { __collected?: { status?: number; body?: unknown; failed?: string } }).__collected ?? false,
+        ),
       );
       assert.equal(collected.failed, undefined, `the game's collection failed: ${collected.failed}`);
       assert.equal(collected.status, 200, `the game's collection: ${JSON.stringify(collected)}`);
@@ -492,14 +549,20 @@ async function framedDemoGameLogin(session: Session, demoUrl: string, emulatorUr
   await session.goto(`${demoUrl}/#play`);
   const [main] = await session.windows();
   await session.enterFrame('iframe.game-frame');
-  await waitFor('the game to be ready', () => session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['ready'] === 'true'));
+  await waitFor('the game to be ready', () =>
+    session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['ready'] === 'true'),
+  );
   await buttonReady(session, 'itch-login-button');
   const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
   await session.switchToWindow(popup);
   await approveOnConsentPage(session, emulatorUrl, userId);
   await session.switchToWindow(main!);
   await session.enterFrame('iframe.game-frame');
-  await waitFor('the game to be signed in', () => session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['signedIn'] === 'true'), 20_000);
+  await waitFor(
+    'the game to be signed in',
+    () => session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['signedIn'] === 'true'),
+    20_000,
+  );
 }
 
 const framedGameProgress: Scenario = {
@@ -522,13 +585,29 @@ const framedGameProgress: Scenario = {
     // The game keeps its token in memory: a reload of the page logs it out, its saves stay on the site.
     await session.leaveFrames();
     await framedDemoGameLogin(session, demo.url, emulator.url, player);
-    await waitForText(session, '[data-status]', 'the saves, loaded with the new game token', (text) => text === `Welcome back: your ${before + 3} saved stars are here.`);
+    await waitForText(
+      session,
+      '[data-status]',
+      'the saves, loaded with the new game token',
+      (text) => text === `Welcome back: your ${before + 3} saved stars are here.`,
+    );
     assert.equal(await session.evaluate(() => document.querySelector('[data-stars]')!.textContent), String(before + 3));
     await session.leaveFrames();
   },
 };
 
-export const SCENARIOS: Scenario[] = [redirectLogin, pendingNoScripts, pendingStrictCsp, hostileControl, hostileCapture, framedPopupLogin, framedStartedFrom, popupClosed, popupRefusalPage, framedGameProgress];
+export const SCENARIOS: Scenario[] = [
+  redirectLogin,
+  pendingNoScripts,
+  pendingStrictCsp,
+  hostileControl,
+  hostileCapture,
+  framedPopupLogin,
+  framedStartedFrom,
+  popupClosed,
+  popupRefusalPage,
+  framedGameProgress,
+];
 
 /** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
 const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
@@ -561,12 +640,21 @@ const attackerLink: Scenario = {
     const world = await startPopupWorld();
     try {
       const { verifier, state } = await attackerPair();
-      const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${world.app}/callback.html`, response_type: 'token', scope: 'profile:me', state });
+      const query = new URLSearchParams({
+        client_id: C.clients.demo.clientId,
+        redirect_uri: `${world.app}/callback.html`,
+        response_type: 'token',
+        scope: 'profile:me',
+        state,
+      });
       await session.goto(`${world.emulator.url}/user/oauth?${query}`);
       await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
       await waitForUrl(session, 'the clean callback page', (url) => url.href === `${world.app}/callback.html`);
       await waitFor('the callback to refuse the state', () =>
-        session.evaluate((words: string) => (document.querySelector('itch-oauth-callback')?.shadowRoot?.textContent ?? '').includes(words), STATE_MISMATCH_WORDS),
+        session.evaluate(
+          (words: string) => (document.querySelector('itch-oauth-callback')?.shadowRoot?.textContent ?? '').includes(words),
+          STATE_MISMATCH_WORDS,
+        ),
       );
       assert.deepEqual(world.deposits, [403], 'the deposit was refused');
       await expectAttackerCollectsNothing(world, verifier);
@@ -586,9 +674,14 @@ const hostileOpener: Scenario = {
       await waitFor("the attacker's page to be ready", () => session.evaluate(() => document.body.dataset['ready'] === 'yes'));
       const popup = await newWindowFrom(session, () => session.click('#go'));
       await session.switchToWindow(popup);
-      await waitForText(session, '[role="status"], output', 'the refusal', (text) => text.includes('is not allowed to log in to this site'));
+      await waitForText(session, '[role="status"], output', 'the refusal', (text) =>
+        text.includes('is not allowed to log in to this site'),
+      );
       assert.ok((await session.url()).startsWith(world.app), 'never went on to itch.io');
-      assert.ok(world.refusals.join('\n').includes(`(${JSON.stringify(world.evil)}) is not on this origin nor in allowedOrigins`), world.refusals.join('\n'));
+      assert.ok(
+        world.refusals.join('\n').includes(`(${JSON.stringify(world.evil)}) is not on this origin nor in allowedOrigins`),
+        world.refusals.join('\n'),
+      );
       await expectAttackerCollectsNothing(world, verifier);
     } finally {
       await world.close();

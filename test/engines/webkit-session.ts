@@ -97,7 +97,10 @@ function freePort(): Promise<number> {
 
 /** Starts `Xvfb` on a free display and resolves to its name (`:N`). */
 function startXvfb(children: ChildProcess[]): Promise<string> {
-  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-nolisten', 'tcp', '-screen', '0', '1280x900x24'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
   children.push(xvfb);
   return new Promise((resolve, reject) => {
     xvfb.once('error', reject);
@@ -146,10 +149,13 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
     children.push(driver);
     const deadline = Date.now() + SESSION_START_MS;
     try {
-      for (let ready = false; !ready; ) {
+      for (let ready = false; !ready;) {
         if (driver.exitCode !== null) throw new Error(`${paths.driver} exited with ${driver.exitCode}`);
         if (Date.now() > deadline) throw new Error(`${paths.driver} did not answer within ${SESSION_START_MS} ms`);
-        ready = await fetch(`http://127.0.0.1:${port}/status`).then((response) => response.ok, () => false);
+        ready = await fetch(`http://127.0.0.1:${port}/status`).then(
+          (response) => response.ok,
+          () => false,
+        );
         if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const browser = await remote({

@@ -17,12 +17,21 @@ interface Machine {
 }
 
 function find({ env = {}, platform = 'linux', files, playwright = PLAYWRIGHT }: Machine): string | undefined {
-  return findBrowser({ env, platform, home: '/home/me', exists: (file: string) => files.includes(file), playwrightExecutable: () => playwright });
+  return findBrowser({
+    env,
+    platform,
+    home: '/home/me',
+    exists: (file: string) => files.includes(file),
+    playwrightExecutable: () => playwright,
+  });
 }
 
 describe('findBrowser', () => {
   it('takes CHROME_PATH first', () => {
-    assert.equal(find({ env: { CHROME_PATH: '/opt/my/chrome' }, files: ['/opt/my/chrome', PLAYWRIGHT, '/usr/bin/chromium'] }), '/opt/my/chrome');
+    assert.equal(
+      find({ env: { CHROME_PATH: '/opt/my/chrome' }, files: ['/opt/my/chrome', PLAYWRIGHT, '/usr/bin/chromium'] }),
+      '/opt/my/chrome',
+    );
   });
 
   it('does not fall back to another browser when CHROME_PATH is wrong', () => {
@@ -50,7 +59,11 @@ describe('findBrowser', () => {
   });
 
   it('on Windows: Chrome per user or per machine, then Edge', () => {
-    const env = { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', PROGRAMFILES: 'C:\\Program Files', 'PROGRAMFILES(X86)': 'C:\\Program Files (x86)' };
+    const env = {
+      LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local',
+      PROGRAMFILES: 'C:\\Program Files',
+      'PROGRAMFILES(X86)': 'C:\\Program Files (x86)',
+    };
     const chrome = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
     const edge = 'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe';
     assert.equal(find({ platform: 'win32', env, files: [edge, chrome] }), chrome);

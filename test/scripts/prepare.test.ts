@@ -35,12 +35,27 @@ describe('a fresh clone', () => {
     const out = path.join(work, 'out');
     mkdirSync(out);
     // prepare's build log comes first on stdout, npm's JSON last.
-    const packed = spawnSync(npm, ['pack', '--json', '--pack-destination', out], { cwd: clone, encoding: 'utf8', shell: process.platform === 'win32' });
+    const packed = spawnSync(npm, ['pack', '--json', '--pack-destination', out], {
+      cwd: clone,
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+    });
     assert.equal(packed.status, 0, packed.stderr);
     const json = packed.stdout.slice(packed.stdout.lastIndexOf('\n[') + 1);
     const [{ files: listed, filename }] = JSON.parse(json) as [{ files: { path: string }[]; filename: string }];
     const files = new Set(listed.map((file) => file.path));
-    for (const file of ['package.json', 'README.md', 'custom-elements.json', 'dist/index.js', 'dist/index.d.ts', 'dist/server.js', 'dist/cli.js', 'dist/itch-oauth.iife.js', 'dist/itch-oauth-capture.iife.js', 'dist/jsx.d.ts']) {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'custom-elements.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/server.js',
+      'dist/cli.js',
+      'dist/itch-oauth.iife.js',
+      'dist/itch-oauth-capture.iife.js',
+      'dist/jsx.d.ts',
+    ]) {
       assert.ok(files.has(file), `${file} is missing from the tarball of a clone (${files.size} files)`);
     }
     assert.ok(!files.has('package.json.backup'), 'the backup clean-package keeps is not packed');

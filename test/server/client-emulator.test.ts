@@ -13,14 +13,16 @@ after(async () => {
   await emulator.close();
 });
 
-const client = (credential: ItchCredential): ItchClient => createItchClient({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, credential });
+const client = (credential: ItchCredential): ItchClient =>
+  createItchClient({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, credential });
 
 /** An access token of the demo application, as approving its consent page would give. */
 const oauthClient = (userId: number, scopes: string): ItchClient =>
   client({ type: 'oauth', accessToken: emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes }) });
 
 function apiError(status: number, message: string) {
-  return (error: unknown): boolean => error instanceof ItchApiError && error.code === 'api_error' && error.status === status && error.errors.includes(message);
+  return (error: unknown): boolean =>
+    error instanceof ItchApiError && error.code === 'api_error' && error.status === status && error.errors.includes(message);
 }
 
 describe('the client against the emulator: server-side API (table A)', () => {
@@ -43,7 +45,10 @@ describe('the client against the emulator: server-side API (table A)', () => {
     const starfall = games.find((game) => game.id === C.games.starfallKeep);
     assert.equal(starfall?.published_at?.toISOString(), '2023-04-02T16:00:00.000Z');
     assert.equal(starfall?.earnings?.[0]?.amount_formatted, '$1,842.50');
-    assert.ok(games.some((game) => game.id === C.games.tidewaterJam), 'a game the developer may edit is listed');
+    assert.ok(
+      games.some((game) => game.id === C.games.tidewaterJam),
+      'a game the developer may edit is listed',
+    );
   });
 
   it('looks a download key up by its value', async () => {
@@ -72,7 +77,10 @@ describe('the client against the emulator: server-side API (table A)', () => {
 
   it('finds purchases made under a linked address', async () => {
     const purchases = await client(developerKey).purchases(C.games.tidewaterJam, { email: C.emails.gamer });
-    assert.deepEqual(purchases.map((purchase) => purchase.email), [C.emails.gamerLinked]);
+    assert.deepEqual(
+      purchases.map((purchase) => purchase.email),
+      [C.emails.gamerLinked],
+    );
   });
 
   it('reads the empty purchases object of a claimed key as []', async () => {
@@ -134,7 +142,10 @@ describe('the client against the emulator: OAuth API (table B)', () => {
 
   it('reads the rewards claimed for a game the user develops', async () => {
     const rewards = await oauthClient(C.users.developer, 'game:view:rewards').gameClaimedRewards(C.games.starfallKeep);
-    assert.deepEqual(rewards.map((reward) => reward.title), ['Digital artbook']);
+    assert.deepEqual(
+      rewards.map((reward) => reward.title),
+      ['Digital artbook'],
+    );
   });
 
   it('includes subscopes in a parent scope', async () => {
@@ -142,6 +153,9 @@ describe('the client against the emulator: OAuth API (table B)', () => {
   });
 
   it('throws a call outside the token scope as an api_error', async () => {
-    await assert.rejects(oauthClient(C.users.gamer, 'profile:me').profileOwnedKeys(), (error: unknown) => error instanceof ItchApiError && error.status === 403);
+    await assert.rejects(
+      oauthClient(C.users.gamer, 'profile:me').profileOwnedKeys(),
+      (error: unknown) => error instanceof ItchApiError && error.status === 403,
+    );
   });
 });

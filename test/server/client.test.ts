@@ -5,7 +5,14 @@ import { describe, it } from 'node:test';
 import { createItchClient, ItchApiError, type FetchFunction, type ItchCredential } from '../../src/server/index.js';
 
 const SECRET = 'Sekr3tKeyValue0123456789';
-const user = { id: 29789, username: 'fasterthanlime', url: 'https://fasterthanlime.itch.io', gamer: true, developer: true, press_user: true };
+const user = {
+  id: 29789,
+  username: 'fasterthanlime',
+  url: 'https://fasterthanlime.itch.io',
+  gamer: true,
+  developer: true,
+  press_user: true,
+};
 
 interface Call {
   url: string;
@@ -86,7 +93,11 @@ describe('createItchClient: where each credential goes', () => {
 
   it('asks the current download_keys and purchases under /games/ID/ of apiBaseUrl', async () => {
     const stub = stubFetch((url) =>
-      json(url.includes('download_keys') ? { download_key: { id: 1, key: 'k', game_id: 3, downloads: 0, created_at: '2014-02-28T00:25:09Z' } } : { purchases: {} }),
+      json(
+        url.includes('download_keys')
+          ? { download_key: { id: 1, key: 'k', game_id: 3, downloads: 0, created_at: '2014-02-28T00:25:09Z' } }
+          : { purchases: {} },
+      ),
     );
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
     await itch.gameDownloadKeys(3, { userId: 5 });
@@ -153,20 +164,27 @@ describe('createItchClient: where each credential goes', () => {
 
   it('sends the download_keys lookup as query parameters', async () => {
     const stub = stubFetch(() => json({ download_key: { id: 1, key: 'k', game_id: 3, downloads: 0, created_at: '2014-02-28 00:25:09' } }));
-    await createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch }).downloadKeys(3, { downloadKey: 'YWKse5', email: 'a@example.com' });
+    await createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch }).downloadKeys(3, {
+      downloadKey: 'YWKse5',
+      email: 'a@example.com',
+    });
     assert.equal(stub.calls[0]?.url, 'https://itch.io/api/1/key/game/3/download_keys?download_key=YWKse5&email=a%40example.com');
   });
 
   it('sends the purchases lookup as query parameters', async () => {
     const stub = stubFetch(() => json({ purchases: {} }));
-    const purchases = await createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch }).purchases(3, { userId: 5 });
+    const purchases = await createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch }).purchases(3, {
+      userId: 5,
+    });
     assert.equal(stub.calls[0]?.url, 'https://itch.io/api/1/key/game/3/purchases?user_id=5');
     assert.deepEqual(purchases, []);
   });
 
   it('asks for a page of owned keys', async () => {
     const stub = stubFetch(() => json({ owned_keys: [], page: 2, per_page: 50 }));
-    const page = await createItchClient({ credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch }).profileOwnedKeys({ page: 2 });
+    const page = await createItchClient({ credential: { type: 'oauth', accessToken: SECRET }, fetch: stub.fetch }).profileOwnedKeys({
+      page: 2,
+    });
     assert.equal(stub.calls[0]?.url, 'https://api.itch.io/profile/owned-keys?page=2');
     assert.equal(page.page, 2);
   });
@@ -256,7 +274,10 @@ describe('createItchClient: checks before any request', () => {
   });
 
   it('refuses a plain-http baseUrl that is not a loopback host', () => {
-    assert.throws(() => createItchClient({ baseUrl: 'http://itch.io', credential: { type: 'api-key', key: SECRET } }), /baseUrl must be https/);
+    assert.throws(
+      () => createItchClient({ baseUrl: 'http://itch.io', credential: { type: 'api-key', key: SECRET } }),
+      /baseUrl must be https/,
+    );
   });
 });
 
@@ -290,25 +311,37 @@ describe('createItchClient: failures', () => {
   it('redacts the credential when itch.io echoes it in an error', async () => {
     const stub = stubFetch(() => json({ errors: [`invalid key ${SECRET}`] }, 401));
     const itch = createItchClient({ credential: { type: 'api-key-in-path', key: SECRET }, fetch: stub.fetch });
-    await assert.rejects(itch.me(), isApiError('api_error', (error) => assert.deepEqual(error.errors, ['invalid key KEY'])));
+    await assert.rejects(
+      itch.me(),
+      isApiError('api_error', (error) => assert.deepEqual(error.errors, ['invalid key KEY'])),
+    );
   });
 
   it('throws a 5xx without errors as an http_error with its status', async () => {
     const stub = stubFetch(() => new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'Content-Type': 'text/html' } }));
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
-    await assert.rejects(itch.me(), isApiError('http_error', (error) => assert.equal(error.status, 502)));
+    await assert.rejects(
+      itch.me(),
+      isApiError('http_error', (error) => assert.equal(error.status, 502)),
+    );
   });
 
   it('throws a body that is not JSON as an invalid_response', async () => {
     const stub = stubFetch(() => new Response('<html>maintenance</html>', { status: 200 }));
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
-    await assert.rejects(itch.me(), isApiError('invalid_response', (error) => assert.match(error.message, /not JSON/)));
+    await assert.rejects(
+      itch.me(),
+      isApiError('invalid_response', (error) => assert.match(error.message, /not JSON/)),
+    );
   });
 
   it('throws JSON of an unexpected shape as an invalid_response naming the field', async () => {
     const stub = stubFetch(() => json({ user: { ...user, id: 'x' } }));
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
-    await assert.rejects(itch.me(), isApiError('invalid_response', (error) => assert.match(error.message, /user\.id/)));
+    await assert.rejects(
+      itch.me(),
+      isApiError('invalid_response', (error) => assert.match(error.message, /user\.id/)),
+    );
   });
 
   it('throws an errors field that is not a list of strings as an invalid_response', async () => {
@@ -346,7 +379,10 @@ describe('createItchClient: failures', () => {
   it('gives up on a fetch that never answers after timeoutMs', async () => {
     const stub = stubFetch(() => new Promise<Response>(() => undefined));
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch, timeoutMs: 20 });
-    await assert.rejects(itch.me(), isApiError('timeout', (error) => assert.match(error.message, /within 20 ms/)));
+    await assert.rejects(
+      itch.me(),
+      isApiError('timeout', (error) => assert.match(error.message, /within 20 ms/)),
+    );
   });
 
   it('gives up on a body that never ends after the per-call timeoutMs', async () => {
@@ -362,7 +398,10 @@ describe('createItchClient: failures', () => {
     const controller = new AbortController();
     const call = itch.me({ signal: controller.signal });
     controller.abort(new Error('user left'));
-    await assert.rejects(call, isApiError('aborted', (error) => assert.match(String((error.cause as Error).message), /user left/)));
+    await assert.rejects(
+      call,
+      isApiError('aborted', (error) => assert.match(String((error.cause as Error).message), /user left/)),
+    );
   });
 
   it('passes an abort signal to fetch', async () => {
@@ -413,6 +452,9 @@ describe('createItchClient: over real HTTP with the global fetch', () => {
     const closed = await listen((_request, response) => response.end());
     await closed.close();
     const client = createItchClient({ baseUrl: closed.url, credential: { type: 'api-key-in-path', key: SECRET } });
-    await assert.rejects(client.me(), isApiError('network_error', (error) => assert.equal(error.status, 0)));
+    await assert.rejects(
+      client.me(),
+      isApiError('network_error', (error) => assert.equal(error.status, 0)),
+    );
   });
 });

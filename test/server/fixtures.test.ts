@@ -103,7 +103,10 @@ describe('recorded itch.io responses', () => {
   for (const [name, reason] of Object.entries(INVALID_JSON)) {
     it(`refuses ${name} as JSON, as INDEX.txt says`, async () => {
       const text = await read(name);
-      assert.throws(() => JSON.parse(text), (error: unknown) => error instanceof SyntaxError && reason.test(error.message));
+      assert.throws(
+        () => JSON.parse(text),
+        (error: unknown) => error instanceof SyntaxError && reason.test(error.message),
+      );
     });
   }
 
@@ -131,7 +134,9 @@ describe('schemas on recorded values', () => {
     assert.deepEqual(games[0]?.traits, ['p_windows', 'p_linux', 'p_osx']);
     assert.equal(games[0]?.classification, 'game');
     assert.equal(games[0]?.created_at?.toISOString(), '2013-03-03T23:02:14.000Z');
-    const { purchases } = purchasesResponseSchema.parse(JSON.parse(await read('itch.io-docs__serverside-current__games-id-purchases.json')));
+    const { purchases } = purchasesResponseSchema.parse(
+      JSON.parse(await read('itch.io-docs__serverside-current__games-id-purchases.json')),
+    );
     assert.deepEqual(
       [purchases[0]?.quantity, purchases[0]?.status, purchases[0]?.purchase_type, purchases[0]?.game_id],
       [1, 'complete', 'game', 3],

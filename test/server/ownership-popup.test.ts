@@ -48,9 +48,17 @@ function post(body: unknown, headers: Record<string, string> = {}, url = `${APP}
 
 /** What the browser does before itch.io: opens the start page and binds the state; returns its cookie. */
 async function begin(handler: (request: Request) => Promise<Response>, state: string): Promise<string> {
-  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
+  const query = new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: `${APP}/callback.html`,
+    scope: 'profile:me',
+    state,
+  });
   const start = `${APP}/auth/itch?${query}`;
-  assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }))).status, 200);
+  assert.equal(
+    (await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'document' } }))).status,
+    200,
+  );
   const bind = await handler(post({ popup_bind: state, opener: APP, binding: bindings.get(state) }, {}, start));
   assert.equal(bind.status, 200, await bind.clone().text());
   return bind.headers.get('set-cookie')!.split(';')[0]!;

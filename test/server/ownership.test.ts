@@ -20,7 +20,8 @@ before(async () => {
 after(() => emulator.close());
 
 /** A token for the demo application, as the consent page would issue it. */
-const tokenOf = (userId: number, scopes = 'profile:me'): string => emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes });
+const tokenOf = (userId: number, scopes = 'profile:me'): string =>
+  emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes });
 
 interface Call {
   url: string;
@@ -88,7 +89,10 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
       assert.equal(logins.length, 1);
       assert.deepEqual(logins[0]!.owns, owns);
       const checks = calls.filter((call) => call.url.includes('/download_keys'));
-      assert.deepEqual(checks.map((call) => new URL(call.url).pathname).sort(), [`/api/games/${STARFALL}/download_keys`, `/api/games/${LANTERN}/download_keys`]);
+      assert.deepEqual(checks.map((call) => new URL(call.url).pathname).sort(), [
+        `/api/games/${STARFALL}/download_keys`,
+        `/api/games/${LANTERN}/download_keys`,
+      ]);
       for (const call of checks) {
         assert.equal(new URL(call.url).searchParams.get('user_id'), String(userId), 'looked up by the verified user id');
         assert.equal(call.authorization, `Bearer ${DEVELOPER_KEY}`);
@@ -128,15 +132,23 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
     for (const userId of [C.users.gamer, C.users.press, C.users.bundleOwner]) {
       assert.equal((await handler(post(tokenOf(userId)))).status, 200, `user ${userId}`);
     }
-    assert.deepEqual(logins.map((login) => login.user.id), [C.users.gamer, C.users.press, C.users.bundleOwner]);
+    assert.deepEqual(
+      logins.map((login) => login.user.id),
+      [C.users.gamer, C.users.press, C.users.bundleOwner],
+    );
   });
 
-  it('checks once per login, for that login\'s user: nothing is cached across users', async () => {
+  it("checks once per login, for that login's user: nothing is cached across users", async () => {
     const { handler, logins, calls } = setup({ gameIds: [STARFALL], apiKey: DEVELOPER_KEY });
     for (const userId of [C.users.gamer, C.users.newcomer, C.users.gamer]) await handler(post(tokenOf(userId)));
-    const looked = calls.filter((call) => call.url.includes('/download_keys')).map((call) => Number(new URL(call.url).searchParams.get('user_id')));
+    const looked = calls
+      .filter((call) => call.url.includes('/download_keys'))
+      .map((call) => Number(new URL(call.url).searchParams.get('user_id')));
     assert.deepEqual(looked, [C.users.gamer, C.users.newcomer, C.users.gamer]);
-    assert.deepEqual(logins.map((login) => login.owns?.[STARFALL]), [true, false, true]);
+    assert.deepEqual(
+      logins.map((login) => login.owns?.[STARFALL]),
+      [true, false, true],
+    );
   });
 
   it('checks the games in parallel', async () => {
@@ -157,7 +169,7 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
     assert.ok(performance.now() - started < 3 * 150, 'three checks of 150 ms took less than 450 ms');
   });
 
-  it("a download key of another player or another game is not ownership", async () => {
+  it('a download key of another player or another game is not ownership', async () => {
     for (const [label, change] of [
       ['another player', (key: { owner?: { id: number } }) => void (key.owner = { ...key.owner, id: C.users.gamer + 1 } as { id: number })],
       ['another game', (key: { game_id: number }) => void (key.game_id = LANTERN)],
@@ -189,7 +201,10 @@ describe('ownership with the developer API key (download_keys?user_id=)', () => 
     const { handler, logins } = setup({ gameIds: [C.games.hollowSignal], apiKey: DEVELOPER_KEY });
     const { status, body } = await answer(await handler(post(tokenOf(C.users.gamer))));
     assert.equal(status, 502);
-    assert.match(body.errors[0], /itch\.io refused the ownership check of game 2004 \(HTTP 403: you do not have edit access to this game\): ownership\.apiKey must be/);
+    assert.match(
+      body.errors[0],
+      /itch\.io refused the ownership check of game 2004 \(HTTP 403: you do not have edit access to this game\): ownership\.apiKey must be/,
+    );
     assert.equal(body.code, undefined);
     assert.equal(logins.length, 0);
   });
@@ -232,7 +247,10 @@ describe("ownership with the player's token (game:view:ownership)", () => {
     const { handler, logins, calls } = setup({ gameIds: [STARFALL] });
     const { status, body } = await answer(await handler(post(tokenOf(C.users.gamer, 'profile:me'))));
     assert.equal(status, 403);
-    assert.match(body.errors[0], /lacks the scope game:view:ownership, which the ownership check needs without ownership\.apiKey: ask for it in the login button's scope \(scope="profile:me game:view:ownership"\), or give ownership\.apiKey/);
+    assert.match(
+      body.errors[0],
+      /lacks the scope game:view:ownership, which the ownership check needs without ownership\.apiKey: ask for it in the login button's scope \(scope="profile:me game:view:ownership"\), or give ownership\.apiKey/,
+    );
     assert.equal(body.code, undefined, 'not not_owner: nobody knows whether the user owns the game');
     assert.equal(logins.length, 0);
     assert.equal(calls.filter((call) => call.url.endsWith('/ownership')).length, 0);
@@ -262,7 +280,11 @@ describe("ownership with the player's token (game:view:ownership)", () => {
 describe('itch.io failing during the check', () => {
   const failures: [string, () => Promise<Response>, RegExp][] = [
     ['a network error', () => Promise.reject(new TypeError('fetch failed')), /could not check ownership of game \d+ \(network error\)/],
-    ['an HTTP 500', () => Promise.resolve(new Response('<h1>oops</h1>', { status: 500 })), /could not check ownership of game \d+ \(HTTP 500\)/],
+    [
+      'an HTTP 500',
+      () => Promise.resolve(new Response('<h1>oops</h1>', { status: 500 })),
+      /could not check ownership of game \d+ \(HTTP 500\)/,
+    ],
     ['HTTP 503 with errors', () => Promise.resolve(Response.json({ errors: ['maintenance'] }, { status: 503 })), /\(HTTP 503\)/],
     ['a 429', () => Promise.resolve(Response.json({ errors: ['rate limited'] }, { status: 429 })), /\(HTTP 429\)/],
     ['an answer of another shape', () => Promise.resolve(Response.json({ download_key: 'yes' })), /\(invalid response\)/],
@@ -272,10 +294,9 @@ describe('itch.io failing during the check', () => {
       for (const require of [false, true]) {
         it(`${check} check, ${name}, require ${require}: 502, no login`, async () => {
           const itch = recordingFetch((url) => (url.includes('/download_keys') || url.endsWith('/ownership') ? fail() : undefined));
-          const { handler, logins } = setup(
-            check === 'apiKey' ? { ...byApiKey, require } : { gameIds: [STARFALL, LANTERN], require },
-            { fetch: itch.fetch },
-          );
+          const { handler, logins } = setup(check === 'apiKey' ? { ...byApiKey, require } : { gameIds: [STARFALL, LANTERN], require }, {
+            fetch: itch.fetch,
+          });
           const token = tokenOf(C.users.gamer, 'profile:me game:view:ownership');
           const response = await handler(post(token));
           const { status, body, text } = await answer(response);
@@ -379,7 +400,12 @@ describe('the ownership option is checked at construction', () => {
 
   it('good options are accepted, and no call is made before a login', () => {
     const itch = recordingFetch();
-    createTokenHandler({ applicationId: 1, onLogin: () => undefined, fetch: itch.fetch, ownership: { gameIds: [STARFALL], apiKey: DEVELOPER_KEY, require: true } });
+    createTokenHandler({
+      applicationId: 1,
+      onLogin: () => undefined,
+      fetch: itch.fetch,
+      ownership: { gameIds: [STARFALL], apiKey: DEVELOPER_KEY, require: true },
+    });
     assert.equal(itch.calls.length, 0);
   });
 });
@@ -391,7 +417,17 @@ describe('the API key never leaves the server', () => {
     logged = [];
     for (const method of consoleMethods) {
       mock.method(console, method, (...args: unknown[]) => {
-        logged.push(args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}\n${String(arg.cause)}` : typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '));
+        logged.push(
+          args
+            .map((arg) =>
+              arg instanceof Error
+                ? `${arg.message}\n${arg.stack}\n${String(arg.cause)}`
+                : typeof arg === 'string'
+                  ? arg
+                  : JSON.stringify(arg),
+            )
+            .join(' '),
+        );
       });
     }
   });
@@ -405,17 +441,45 @@ describe('the API key never leaves the server', () => {
     const secretCalls: Call[] = [];
     // itch.io answering the way it should not: echoing the key in an error message.
     const echoing = recordingFetch((url) =>
-      url.includes(`/games/${LANTERN}/download_keys`) ? Promise.resolve(Response.json({ errors: [`bad key ${DEVELOPER_KEY}`] }, { status: 400 })) : undefined,
+      url.includes(`/games/${LANTERN}/download_keys`)
+        ? Promise.resolve(Response.json({ errors: [`bad key ${DEVELOPER_KEY}`] }, { status: 400 }))
+        : undefined,
     );
     const scenarios: [TokenHandlerOptions['ownership'], Partial<TokenHandlerOptions>, number][] = [
       [byApiKey, {}, C.users.gamer], // owned
       [{ ...byApiKey, require: true }, {}, C.users.newcomer], // not_owner
-      [byApiKey, { fetch: recordingFetch((url) => (url.includes('download_keys') ? Promise.reject(new TypeError(`connect ECONNREFUSED ${DEVELOPER_KEY}`)) : undefined)).fetch }, C.users.gamer], // down
-      [byApiKey, { fetch: recordingFetch((url) => (url.includes('download_keys') ? Promise.resolve(new Response(`Bad gateway ${DEVELOPER_KEY}`, { status: 502 })) : undefined)).fetch }, C.users.gamer],
+      [
+        byApiKey,
+        {
+          fetch: recordingFetch((url) =>
+            url.includes('download_keys') ? Promise.reject(new TypeError(`connect ECONNREFUSED ${DEVELOPER_KEY}`)) : undefined,
+          ).fetch,
+        },
+        C.users.gamer,
+      ], // down
+      [
+        byApiKey,
+        {
+          fetch: recordingFetch((url) =>
+            url.includes('download_keys') ? Promise.resolve(new Response(`Bad gateway ${DEVELOPER_KEY}`, { status: 502 })) : undefined,
+          ).fetch,
+        },
+        C.users.gamer,
+      ],
       [byApiKey, { fetch: echoing.fetch }, C.users.gamer], // itch.io echoes the key
       [{ gameIds: [C.games.hollowSignal], apiKey: DEVELOPER_KEY }, {}, C.users.gamer], // no access
       [{ gameIds: [STARFALL], apiKey: C.apiKeys.revoked }, {}, C.users.gamer], // revoked key
-      [byApiKey, { timeoutMs: 200, fetch: (url, init) => (url.includes('download_keys') ? new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))) : fetch(url, init)) }, C.users.gamer], // timeout
+      [
+        byApiKey,
+        {
+          timeoutMs: 200,
+          fetch: (url, init) =>
+            url.includes('download_keys')
+              ? new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))
+              : fetch(url, init),
+        },
+        C.users.gamer,
+      ], // timeout
     ];
     for (const [ownership, options, userId] of scenarios) {
       const { handler, logins, calls } = setup(ownership, options);
@@ -427,11 +491,19 @@ describe('the API key never leaves the server', () => {
     }
     secretCalls.push(...echoing.calls.filter((call) => call.authorization === `Bearer ${DEVELOPER_KEY}`));
     assert.ok(secretCalls.length > 0);
-    assert.ok(secretCalls.every((call) => call.url.startsWith(`${emulator.apiUrl}/games/`) && call.url.includes('/download_keys?user_id=')));
+    assert.ok(
+      secretCalls.every((call) => call.url.startsWith(`${emulator.apiUrl}/games/`) && call.url.includes('/download_keys?user_id=')),
+    );
 
     const everything = texts.join('\n') + logged.join('\n');
-    assert.ok(texts.some((text) => text.includes('not_owner')), 'the scenarios cover a refusal');
-    assert.ok(texts.some((text) => text.includes('"owns"')), 'the scenarios cover a login');
+    assert.ok(
+      texts.some((text) => text.includes('not_owner')),
+      'the scenarios cover a refusal',
+    );
+    assert.ok(
+      texts.some((text) => text.includes('"owns"')),
+      'the scenarios cover a login',
+    );
     assert.ok(texts.filter((text) => text === '502').length >= 5, 'the scenarios cover itch.io failing');
     for (const key of [DEVELOPER_KEY, C.apiKeys.revoked]) assert.ok(!everything.includes(key), `the key appears in:\n${everything}`);
   });

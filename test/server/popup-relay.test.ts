@@ -27,7 +27,8 @@ before(async () => {
 });
 after(() => emulator.close());
 
-const token = (userId: number = C.users.gamer): string => emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
+const token = (userId: number = C.users.gamer): string =>
+  emulator.issueToken({ userId, clientId: C.clients.demo.clientId, scopes: 'profile:me' });
 
 function handlerWith(options: Partial<TokenHandlerOptions> = {}) {
   const logins: LoginContext[] = [];
@@ -54,7 +55,13 @@ function handlerWith(options: Partial<TokenHandlerOptions> = {}) {
 }
 
 /** A browser's POST to the backend; `null` leaves the header out (a request that is not a browser's). */
-function post(body: unknown, origin: string | null = APP, site: string | null = 'same-origin', headers: Record<string, string> = {}, url = `${APP}/auth/itch`): Request {
+function post(
+  body: unknown,
+  origin: string | null = APP,
+  site: string | null = 'same-origin',
+  headers: Record<string, string> = {},
+  url = `${APP}/auth/itch`,
+): Request {
   const sent: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
   if (origin !== null) sent['Origin'] = origin;
   if (site !== null) sent['Sec-Fetch-Site'] = site;
@@ -74,7 +81,12 @@ async function pair(): Promise<{ verifier: string; binding: string; state: strin
 
 /** The start page's address for a state: the app's authorization request, on the backend. */
 function startUrl(state: string): string {
-  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
+  const query = new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: `${APP}/callback.html`,
+    scope: 'profile:me',
+    state,
+  });
   return `${APP}/auth/itch?${query}`;
 }
 
@@ -120,7 +132,11 @@ describe('popup relay: a login bound to the browser that started it', () => {
 
     const deposited = await handler(deposit(state, cookie));
     assert.equal(deposited.status, 202);
-    assert.match(deposited.headers.get('set-cookie') ?? '', new RegExp(`^itch-oauth-popup-${state.slice(2, 14)}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax$`), 'the binding ends');
+    assert.match(
+      deposited.headers.get('set-cookie') ?? '',
+      new RegExp(`^itch-oauth-popup-${state.slice(2, 14)}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax$`),
+      'the binding ends',
+    );
     assert.equal(logins.length, 0, 'onLogin waits for the collection');
 
     const collect = post({ popup_verifier: verifier }, GAME, 'cross-site');
@@ -133,7 +149,11 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(logins[0]?.request, collect);
     assert.equal(logins[0]?.startedFrom, GAME);
 
-    assert.deepEqual(await (await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).json(), { pending: true }, 'collected once');
+    assert.deepEqual(
+      await (await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).json(),
+      { pending: true },
+      'collected once',
+    );
     assert.equal(logins.length, 1);
   });
 
@@ -141,8 +161,21 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const { handler } = handlerWith({ allowedOrigins: ['https://game.example'] });
     const { state } = await pair();
     await handler(new Request(startUrl(state)));
-    const bind = await handler(post({ popup_bind: state, opener: 'https://game.example', binding: bindings.get(state) }, 'https://game.example', 'same-origin', {}, startUrl(state)));
-    assert.match(bind.headers.get('set-cookie') ?? '', new RegExp(`^__Host-itch-oauth-popup-${state.slice(2, 14)}=o\\.[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]+; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`));
+    const bind = await handler(
+      post(
+        { popup_bind: state, opener: 'https://game.example', binding: bindings.get(state) },
+        'https://game.example',
+        'same-origin',
+        {},
+        startUrl(state),
+      ),
+    );
+    assert.match(
+      bind.headers.get('set-cookie') ?? '',
+      new RegExp(
+        `^__Host-itch-oauth-popup-${state.slice(2, 14)}=o\\.[A-Za-z0-9_-]{43}\\.[A-Za-z0-9_-]+; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`,
+      ),
+    );
   });
 
   it('refuses a deposit from a browser that holds no binding (a link with an attacker-picked state): 403 state_mismatch, no call to itch.io, nothing kept', async () => {
@@ -161,7 +194,10 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(logins.length, 0);
     assert.deepEqual(
       refusals.map((refusal) => [refusal.status, refusal.code]),
-      [[403, 'state_mismatch'], [403, undefined]],
+      [
+        [403, 'state_mismatch'],
+        [403, undefined],
+      ],
       'each refusal told once (the unlisted origin is refused as cross-site)',
     );
   });
@@ -199,11 +235,22 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const { handler } = handlerWith();
     const victim = await pair();
     const planted = `itch-oauth-popup-${victim.state.slice(2, 14)}=o.${'A'.repeat(43)}.${Buffer.from(APP).toString('base64url')}`;
-    const bind = await handler(post({ popup_bind: victim.state, opener: APP, binding: victim.binding }, APP, 'same-origin', { Cookie: planted }, startUrl(victim.state)));
-    assert.equal(bind.headers.get('set-cookie')?.split(';')[0], `itch-oauth-popup-${victim.state.slice(2, 14)}=o.${victim.binding}.${Buffer.from(APP).toString('base64url')}`);
+    const bind = await handler(
+      post(
+        { popup_bind: victim.state, opener: APP, binding: victim.binding },
+        APP,
+        'same-origin',
+        { Cookie: planted },
+        startUrl(victim.state),
+      ),
+    );
+    assert.equal(
+      bind.headers.get('set-cookie')?.split(';')[0],
+      `itch-oauth-popup-${victim.state.slice(2, 14)}=o.${victim.binding}.${Buffer.from(APP).toString('base64url')}`,
+    );
   });
 
-  it('binds only with the opener\'s binding, for an opener on its own origin or in allowedOrigins, from the start page itself', async () => {
+  it("binds only with the opener's binding, for an opener on its own origin or in allowedOrigins, from the start page itself", async () => {
     const { handler } = handlerWith();
     const { state, binding } = await pair();
     await handler(new Request(startUrl(state)));
@@ -216,11 +263,21 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const fromGame = await handler(post({ popup_bind: state, opener: APP, binding }, GAME, 'cross-site', {}, startUrl(state)));
     assert.equal(fromGame.status, 403, 'a framed page cannot bind, even a listed one: only the start page');
     const noMetadata = await handler(post({ popup_bind: state, opener: APP, binding }, GAME, null, {}, startUrl(state)));
-    assert.equal(noMetadata.status, 403, 'without Fetch Metadata, only the request URL\'s own origin binds');
-    const otherState = await handler(post({ popup_bind: state, opener: APP, binding }, APP, 'same-origin', {}, startUrl((await pair()).state)));
+    assert.equal(noMetadata.status, 403, "without Fetch Metadata, only the request URL's own origin binds");
+    const otherState = await handler(
+      post({ popup_bind: state, opener: APP, binding }, APP, 'same-origin', {}, startUrl((await pair()).state)),
+    );
     assert.equal(otherState.status, 400);
     for (const wrong of [undefined, (await pair()).binding, 'A'.repeat(43)]) {
-      const refused = await handler(post({ popup_bind: state, opener: APP, ...(wrong === undefined ? {} : { binding: wrong }) }, APP, 'same-origin', {}, startUrl(state)));
+      const refused = await handler(
+        post(
+          { popup_bind: state, opener: APP, ...(wrong === undefined ? {} : { binding: wrong }) },
+          APP,
+          'same-origin',
+          {},
+          startUrl(state),
+        ),
+      );
       assert.equal(refused.status, 403, `binding ${wrong}`);
       assert.equal(refused.headers.get('set-cookie'), null);
     }
@@ -274,7 +331,10 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const declined = await pair();
     const no = await begin(handler, declined.state, null, false);
     assert.equal(no.bind.status, 403);
-    assert.equal(((await (await handler(post({ popup_verifier: declined.verifier }))).json()) as { code: string }).code, 'popup_unverified');
+    assert.equal(
+      ((await (await handler(post({ popup_verifier: declined.verifier }))).json()) as { code: string }).code,
+      'popup_unverified',
+    );
   });
 
   it('tells the collector that a deposit is being checked, so that it waits for a popup it saw close', async () => {
@@ -342,15 +402,22 @@ describe('popup relay: a login bound to the browser that started it', () => {
     const { verifier, state } = await pair();
     const { cookie } = await begin(handler, state);
     armed = true;
-    const answers = await Promise.all([handler(deposit(state, cookie, token(C.users.gamer))), handler(deposit(state, cookie, token(C.users.press)))]);
+    const answers = await Promise.all([
+      handler(deposit(state, cookie, token(C.users.gamer))),
+      handler(deposit(state, cookie, token(C.users.press))),
+    ]);
     assert.equal(waiting.length, 2, 'both deposits read the state before either wrote');
     assert.deepEqual(answers.map((answer) => answer.status).sort(), [202, 409]);
     await handler(post({ popup_verifier: verifier }));
     const winner = answers[0]!.status === 202 ? C.users.gamer : C.users.press;
-    assert.deepEqual(logins.map((login) => login.user.id), [winner], 'the winning deposit\'s user');
+    assert.deepEqual(
+      logins.map((login) => login.user.id),
+      [winner],
+      "the winning deposit's user",
+    );
   });
 
-  it("takes \"first deposit wins\" from the store's own set-if-absent when one is given (storeSetIfAbsent)", async () => {
+  it('takes "first deposit wins" from the store\'s own set-if-absent when one is given (storeSetIfAbsent)', async () => {
     // Another instance already set the state's key in the shared store: this deposit must lose,
     // whatever this process's own lock would say.
     const asked: string[] = [];
@@ -374,7 +441,11 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(collected.status, 401);
     assert.deepEqual(await collected.json(), { errors: ['itch.io did not accept the access token'] });
     assert.equal(logins.length, 0);
-    assert.deepEqual(refusals.map((refusal) => refusal.status), [401], 'one refusal, one onError call');
+    assert.deepEqual(
+      refusals.map((refusal) => refusal.status),
+      [401],
+      'one refusal, one onError call',
+    );
   });
 
   it('survives a flood of 10,000 unbound deposits: none reaches itch.io or the store, and a real login still completes', async () => {
@@ -429,7 +500,12 @@ describe('popup relay: a login bound to the browser that started it', () => {
       handler(
         new Request(`${APP}/auth/itch`, {
           method: 'OPTIONS',
-          headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type', 'Sec-Fetch-Site': 'cross-site' },
+          headers: {
+            Origin: origin,
+            'Access-Control-Request-Method': 'POST',
+            'Access-Control-Request-Headers': 'content-type',
+            'Sec-Fetch-Site': 'cross-site',
+          },
         }),
       );
     const allowed = await preflight(GAME);
@@ -481,7 +557,9 @@ describe('popup relay: what an attacker cannot get', () => {
       const start = startUrl(state).replace(APP, LAN);
       const bind = await handler(post({ popup_bind: state, opener: LAN, binding }, LAN, null, {}, start));
       const cookie = bind.headers.get('set-cookie')?.split(';')[0];
-      const deposited = await handler(post({ access_token: token(), state }, LAN, null, cookie === undefined ? {} : { Cookie: cookie }, `${LAN}/auth/itch`));
+      const deposited = await handler(
+        post({ access_token: token(), state }, LAN, null, cookie === undefined ? {} : { Cookie: cookie }, `${LAN}/auth/itch`),
+      );
       return { bind: bind.status, deposit: deposited.status, message: ((await bind.json()) as { errors?: string[] }).errors?.[0] };
     };
     const refused = await attempt({});
@@ -496,19 +574,33 @@ describe('popup relay: what an attacker cannot get', () => {
     const { verifier, state, binding } = await pair();
     const cookie = await bindOnHttps(handler, state, binding, SECURE_GAME);
     assert.equal((await handler(secureDeposit(state, cookie))).status, 202);
-    const collect = (origin: string | null, site: string | null) => handler(post({ popup_verifier: verifier }, origin, site, {}, `${SITE}/auth/itch`));
+    const collect = (origin: string | null, site: string | null) =>
+      handler(post({ popup_verifier: verifier }, origin, site, {}, `${SITE}/auth/itch`));
     // curl with the verifier: no Origin, or the site's own Origin forged.
     const noOrigin = await collect(null, null);
     assert.equal(noOrigin.status, 403);
     const forged = await collect(SITE, 'same-origin');
     assert.equal(forged.status, 403);
-    assert.match(((await forged.json()) as { errors: string[] }).errors[0]!, /started from https:\/\/game\.example, not from https:\/\/app\.example/);
+    assert.match(
+      ((await forged.json()) as { errors: string[] }).errors[0]!,
+      /started from https:\/\/game\.example, not from https:\/\/app\.example/,
+    );
     assert.equal(logins.length, 0, 'nothing reached onLogin');
-    assert.deepEqual(refusals.slice(-2).map((refusal) => [refusal.status, refusal.code]), [[403, 'state_mismatch'], [403, 'state_mismatch']], 'each refusal logged');
+    assert.deepEqual(
+      refusals.slice(-2).map((refusal) => [refusal.status, refusal.code]),
+      [
+        [403, 'state_mismatch'],
+        [403, 'state_mismatch'],
+      ],
+      'each refusal logged',
+    );
     // The refusals took nothing: the game itself still collects, and the session it gets is the game's.
     const collected = await collect(SECURE_GAME, 'cross-site');
     assert.equal(collected.status, 200);
-    assert.deepEqual(logins.map((login) => login.startedFrom), [SECURE_GAME]);
+    assert.deepEqual(
+      logins.map((login) => login.startedFrom),
+      [SECURE_GAME],
+    );
   });
 
   it('a code-confirmed login has startedFrom null, and is collected only by the site or a listed origin', async () => {
@@ -523,7 +615,10 @@ describe('popup relay: what an attacker cannot get', () => {
     assert.equal((await handler(post({ popup_verifier: verifier }, EVIL, 'cross-site'))).status, 403);
     assert.equal((await handler(post({ popup_verifier: verifier }, null, null))).status, 403);
     assert.equal((await handler(post({ popup_verifier: verifier }, GAME, 'cross-site'))).status, 200);
-    assert.deepEqual(logins.map((login) => login.startedFrom), [null]);
+    assert.deepEqual(
+      logins.map((login) => login.startedFrom),
+      [null],
+    );
     // Deposited once, never again: its code binding stays taken until it expires.
     assert.equal((await begin(handler, state, null, true)).bind.status, 409);
   });
@@ -540,7 +635,10 @@ describe('popup relay: what an attacker cannot get', () => {
     assert.equal((await handler(post({ access_token: token() }))).status, 200);
     assert.equal((await handler(post({ access_token: token() }, GAME, 'cross-site'))).status, 200);
     assert.equal((await handler(post({ access_token: token() }, null, null))).status, 200);
-    assert.deepEqual(logins.map((login) => login.startedFrom), [APP, GAME, null]);
+    assert.deepEqual(
+      logins.map((login) => login.startedFrom),
+      [APP, GAME, null],
+    );
   });
 
   it('20,000 start pages and 20,000 unverified binds evict no pending login and keep at most the notice slots', async () => {
@@ -556,15 +654,20 @@ describe('popup relay: what an attacker cannot get', () => {
       const flood = await pair();
       const page = await handler(new Request(startUrl(flood.state)));
       if (page.status !== 200) assert.fail(`start page ${i} answered ${page.status}`);
-      const bind = await handler(post({ popup_bind: flood.state, opener: null, confirmed: false }, APP, 'same-origin', {}, startUrl(flood.state)));
+      const bind = await handler(
+        post({ popup_bind: flood.state, opener: null, confirmed: false }, APP, 'same-origin', {}, startUrl(flood.state)),
+      );
       if (bind.status !== 403) assert.fail(`bind ${i} answered ${bind.status}`);
     }
     const keys = await keysOf(store);
     assert.ok(keys.length <= before + NOTICE_SLOTS, `${keys.length} keys after the flood, ${before} before`);
     assert.deepEqual(
-      keys.filter((key) => !key.startsWith('itch-oauth:popup-notice:')).map((key) => key.replace(/:[^:]+$/, '')).sort(),
+      keys
+        .filter((key) => !key.startsWith('itch-oauth:popup-notice:'))
+        .map((key) => key.replace(/:[^:]+$/, ''))
+        .sort(),
       ['itch-oauth:popup', 'itch-oauth:popup-user'],
-      'only the waiting login (and its account\'s list) besides the notices',
+      "only the waiting login (and its account's list) besides the notices",
     );
     assert.equal((await handler(post({ popup_verifier: waiting.verifier }))).status, 200);
     assert.equal((await handler(deposit(bound.state, cookie))).status, 202);
@@ -583,9 +686,15 @@ describe('popup relay: what an attacker cannot get', () => {
       const cookie = `itch-oauth-popup-${login.state.slice(2, 14)}=o.${login.binding}.${Buffer.from(APP).toString('base64url')}`;
       made.push({ ...login, status: (await handler(deposit(login.state, cookie, attackerToken))).status });
     }
-    assert.deepEqual(made.map((login) => login.status), [202, 202, 202, 202, 202, 429, 429]);
+    assert.deepEqual(
+      made.map((login) => login.status),
+      [202, 202, 202, 202, 202, 429, 429],
+    );
     assert.ok((await keysOf(store)).filter((key) => key.startsWith('itch-oauth:popup:')).length <= 5);
-    assert.equal(((await (await handler(post({ popup_verifier: made[5]!.verifier }))).json()) as { errors: string[] }).errors[0], 'this itch.io account already has 5 popup logins waiting: finish or close them, then try again');
+    assert.equal(
+      ((await (await handler(post({ popup_verifier: made[5]!.verifier }))).json()) as { errors: string[] }).errors[0],
+      'this itch.io account already has 5 popup logins waiting: finish or close them, then try again',
+    );
     // Collecting one frees a place.
     assert.equal((await handler(post({ popup_verifier: made[0]!.verifier }))).status, 200);
     const next = await pair();
@@ -610,15 +719,20 @@ describe('popup relay: what an attacker cannot get', () => {
     let full = 0;
     for (let i = 0; i < 2 * CODE_SLOTS && full < 20; i++) {
       const flood = await pair();
-      const bind = await handler(post({ popup_bind: flood.state, opener: null, confirmed: true }, APP, 'same-origin', {}, startUrl(flood.state)));
+      const bind = await handler(
+        post({ popup_bind: flood.state, opener: null, confirmed: true }, APP, 'same-origin', {}, startUrl(flood.state)),
+      );
       if (bind.status === 503) full++;
       else assert.equal(bind.status, 200);
     }
     assert.equal(full, 20, 'new code confirmations wait once the slots are taken');
     assert.ok((await keysOf(store)).filter((key) => key.startsWith('itch-oauth:popup-code:')).length <= CODE_SLOTS);
-    assert.equal((await handler(deposit(victim.state, cookie))).status, 202, 'the victim\'s binding was not pushed out');
+    assert.equal((await handler(deposit(victim.state, cookie))).status, 202, "the victim's binding was not pushed out");
     assert.equal((await handler(post({ popup_verifier: victim.verifier }))).status, 200);
-    assert.deepEqual(logins.map((login) => login.user.id), [C.users.gamer]);
+    assert.deepEqual(
+      logins.map((login) => login.user.id),
+      [C.users.gamer],
+    );
   });
 
   it('hands a login to one of several collections at once', async () => {
@@ -634,26 +748,37 @@ describe('popup relay: what an attacker cannot get', () => {
   it('starts no login whose redirect_uri is on another site (the start page sends no one to another app)', async () => {
     const { handler } = handlerWith();
     const { state } = await pair();
-    const elsewhere = startUrl(state).replace(encodeURIComponent(`${APP}/callback.html`), encodeURIComponent('https://other-app.example/callback'));
+    const elsewhere = startUrl(state).replace(
+      encodeURIComponent(`${APP}/callback.html`),
+      encodeURIComponent('https://other-app.example/callback'),
+    );
     const page = await handler(new Request(elsewhere));
     assert.equal(page.status, 400);
     assert.match(((await page.json()) as { errors: string[] }).errors[0]!, /redirect_uri must be on this site/);
   });
 
   it('answers a readable 503 page from the start page when the store fails, and tells onError', async () => {
-    const store = createStorage({ driver: { name: 'down', hasItem: fail, getItem: fail, setItem: fail, removeItem: fail, getKeys: fail, clear: fail } });
+    const store = createStorage({
+      driver: { name: 'down', hasItem: fail, getItem: fail, setItem: fail, removeItem: fail, getKeys: fail, clear: fail },
+    });
     const { handler, refusals } = handlerWith({ store, popup: { severedOpener: 'confirm' } });
     const page = await handler(new Request(startUrl((await pair()).state)));
     assert.equal(page.status, 503);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(await page.text(), /The site cannot log you in right now\. Close this window and try again in a moment\./);
-    assert.deepEqual(refusals.map((refusal) => [refusal.status, refusal.message]), [[503, 'the popup login store failed (Error): try again in a moment']]);
+    assert.deepEqual(
+      refusals.map((refusal) => [refusal.status, refusal.message]),
+      [[503, 'the popup login store failed (Error): try again in a moment']],
+    );
   });
 
   it('requires applicationId, saying where to find it', () => {
     assert.throws(
       () => createTokenHandler({ onLogin: () => undefined } as unknown as TokenHandlerOptions),
-      (error: unknown) => error instanceof TypeError && /applicationId is required/.test(error.message) && error.message.includes('https://itch.io/user/settings/oauth-apps'),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        /applicationId is required/.test(error.message) &&
+        error.message.includes('https://itch.io/user/settings/oauth-apps'),
     );
   });
 });
@@ -679,7 +804,10 @@ describe('popup relay off (no popup option)', () => {
   });
 
   it('checks the popup option at creation', () => {
-    assert.throws(() => createTokenHandler({ applicationId: 1, onLogin: () => undefined, popup: { severedOpener: 'ask' as 'confirm' } }), /severedOpener/);
+    assert.throws(
+      () => createTokenHandler({ applicationId: 1, onLogin: () => undefined, popup: { severedOpener: 'ask' as 'confirm' } }),
+      /severedOpener/,
+    );
   });
 });
 
@@ -705,7 +833,10 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     const b = handlerWith({ store: (await redisStore()).store });
     const { verifier, state } = await pair();
     const { cookie } = await begin(a.handler, state);
-    const answers = await Promise.all([a.handler(deposit(state, cookie, token(C.users.gamer))), b.handler(deposit(state, cookie, token(C.users.press)))]);
+    const answers = await Promise.all([
+      a.handler(deposit(state, cookie, token(C.users.gamer))),
+      b.handler(deposit(state, cookie, token(C.users.press))),
+    ]);
     assert.deepEqual(answers.map((answer) => answer.status).sort(), [202, 409]);
     const winner = answers[0]!.status === 202 ? C.users.gamer : C.users.press;
     const collected = await a.handler(post({ popup_verifier: verifier }));
@@ -734,7 +865,8 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     }) as TokenHandlerOptions['fetch'];
     const { handler } = handlerWith({ store, fetch: fetchSlowly, onError: undefined });
     const original = { warn: console.warn, error: console.error, log: console.log, info: console.info };
-    for (const level of ['warn', 'error', 'log', 'info'] as const) console[level] = (...args: unknown[]) => void lines.push(format(...args));
+    for (const level of ['warn', 'error', 'log', 'info'] as const)
+      console[level] = (...args: unknown[]) => void lines.push(format(...args));
     const { verifier, state } = await pair();
     const accessToken = token();
     try {
@@ -789,7 +921,10 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
     await redis.stop();
     const deposited = await a.handler(deposit(state, cookie));
     assert.equal(deposited.status, 503);
-    assert.match(((await deposited.json()) as { errors: string[] }).errors[0]!, /^the popup login store failed \(\w+\): try again in a moment$/);
+    assert.match(
+      ((await deposited.json()) as { errors: string[] }).errors[0]!,
+      /^the popup login store failed \(\w+\): try again in a moment$/,
+    );
     assert.equal((await a.handler(post({ popup_verifier: verifier }))).status, 503);
     assert.equal(a.logins.length, 0);
   });

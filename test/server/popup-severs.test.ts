@@ -15,7 +15,14 @@ const APP = 'http://127.0.0.1:5173';
 
 async function bindAnswer(emulator: RunningEmulator | { url: string; apiUrl: string }): Promise<{ authorize: string; severs?: boolean }> {
   const store = memoryPopupStore();
-  const handler = createTokenHandler({ baseUrl: emulator.url, apiBaseUrl: emulator.apiUrl, applicationId: C.clients.demo.id, popup: true, store, onLogin: () => ({}) });
+  const handler = createTokenHandler({
+    baseUrl: emulator.url,
+    apiBaseUrl: emulator.apiUrl,
+    applicationId: C.clients.demo.id,
+    popup: true,
+    store,
+    onLogin: () => ({}),
+  });
   const binding = await popupBindingOf(randomBytes(32).toString('base64url'));
   const state = await popupStateOfBinding(binding);
   const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;
@@ -23,7 +30,11 @@ async function bindAnswer(emulator: RunningEmulator | { url: string; apiUrl: str
   // (The start page's script runs in the browser for a while before it binds.)
   await new Promise((resolve) => setTimeout(resolve, 200));
   const bind = await handler(
-    new Request(start, { method: 'POST', body: JSON.stringify({ popup_bind: state, opener: APP, binding }), headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin' } }),
+    new Request(start, {
+      method: 'POST',
+      body: JSON.stringify({ popup_bind: state, opener: APP, binding }),
+      headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin' },
+    }),
   );
   assert.equal(bind.status, 200);
   assert.deepEqual(await store.getKeys(), [], 'nothing is kept for it in the store');
@@ -61,7 +72,13 @@ describe("the bind answer tells whether itch.io's page severs the popup", () => 
     await new Promise<void>((resolve) => itch.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(itch.address() as AddressInfo).port}`;
-      const handler = createTokenHandler({ baseUrl: url, apiBaseUrl: `${url}/api/1`, applicationId: C.clients.demo.id, popup: true, onLogin: () => ({}) });
+      const handler = createTokenHandler({
+        baseUrl: url,
+        apiBaseUrl: `${url}/api/1`,
+        applicationId: C.clients.demo.id,
+        popup: true,
+        onLogin: () => ({}),
+      });
       for (let round = 0; round < 20; round++) {
         const state = await popupStateOfBinding(await popupBindingOf(randomBytes(32).toString('base64url')));
         const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;

@@ -9,7 +9,15 @@ import { after, before, describe, it } from 'node:test';
 import { createItchClient, createTokenHandler, ItchApiError, type LoginContext } from '../../src/server/index.js';
 
 const TOKEN = 'realLayoutToken0000000000000000000000001';
-const USER = { id: 7, username: 'leafo', display_name: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
+const USER = {
+  id: 7,
+  username: 'leafo',
+  display_name: 'leafo',
+  url: 'https://leafo.itch.io',
+  gamer: true,
+  developer: true,
+  press_user: false,
+};
 
 interface StandIn {
   origin: string;
@@ -110,7 +118,10 @@ describe('a credential never follows a redirect to another host', () => {
   ] as const) {
     it(`fails with code redirect and sends nothing to the other host: legacy me() with ${name}`, async () => {
       const client = createItchClient({ baseUrl: itch.origin, credential });
-      await assert.rejects(client.me(), (error: unknown) => error instanceof ItchApiError && error.code === 'redirect' && !error.message.includes(TOKEN));
+      await assert.rejects(
+        client.me(),
+        (error: unknown) => error instanceof ItchApiError && error.code === 'redirect' && !error.message.includes(TOKEN),
+      );
       assert.equal(elsewhere.requests.length, 0);
     });
   }

@@ -20,16 +20,27 @@ const user = { id: 1001, username: 'leafo', url: 'https://leafo.itch.io', gamer:
 const gameServerScript = fileURLToPath(new URL('../../examples/game-server/server.js', import.meta.url));
 
 const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`) return Response.json({ errors: ['invalid key'] }, { status: 401 });
+  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
+    return Response.json({ errors: ['invalid key'] }, { status: 401 });
   if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
   if (url.endsWith('/profile')) return Response.json({ user });
   return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
 };
 
 /** A login on `site` started from `from` (the game by default): the game token, or the cookie's value for the site's own pages. */
-async function login(site: string, options: Partial<SessionsOptions> = {}, from = GAME): Promise<{ gameToken: string | undefined; cookieValue: string | undefined }> {
+async function login(
+  site: string,
+  options: Partial<SessionsOptions> = {},
+  from = GAME,
+): Promise<{ gameToken: string | undefined; cookieValue: string | undefined }> {
   const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], ...options });
-  const handler = createTokenHandler({ applicationId: 42, fetch: fakeItch, allowedOrigins: [GAME], onLogin: sessions.onLogin, onError: () => undefined });
+  const handler = createTokenHandler({
+    applicationId: 42,
+    fetch: fakeItch,
+    allowedOrigins: [GAME],
+    onLogin: sessions.onLogin,
+    onError: () => undefined,
+  });
   const answer = await handler(
     new Request(`${site}/auth/itch`, {
       method: 'POST',
@@ -63,7 +74,10 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     site.listen(0, '127.0.0.1');
     await once(site, 'listening');
     siteOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-    gameServer = spawn(process.execPath, [gameServerScript], { env: { ...process.env, SITE_ORIGIN: siteOrigin, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    gameServer = spawn(process.execPath, [gameServerScript], {
+      env: { ...process.env, SITE_ORIGIN: siteOrigin, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     gameServerOrigin = await new Promise((resolve, reject) => {
       gameServer.stdout!.on('data', (chunk: Buffer) => {

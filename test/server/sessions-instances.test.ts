@@ -27,7 +27,15 @@ interface Instance {
 
 async function startInstance(extra: Record<string, string> = {}): Promise<Instance> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./support/session-instance.ts', import.meta.url).pathname], {
-    env: { ...process.env, SESSION_SECRET: SECRET, APPLICATION_ID: String(C.clients.demo.id), ITCH_URL: emulator.url, ITCH_API_URL: emulator.apiUrl, SITE, ...extra },
+    env: {
+      ...process.env,
+      SESSION_SECRET: SECRET,
+      APPLICATION_ID: String(C.clients.demo.id),
+      ITCH_URL: emulator.url,
+      ITCH_API_URL: emulator.apiUrl,
+      SITE,
+      ...extra,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((resolve, reject) => {
@@ -48,7 +56,11 @@ async function stopInstance(instance: Instance): Promise<void> {
 }
 
 /** What the browser sends to the site behind the proxy. */
-const browser = (cookie?: string): Record<string, string> => ({ Origin: SITE, 'Sec-Fetch-Site': 'same-origin', ...(cookie ? { Cookie: cookie } : {}) });
+const browser = (cookie?: string): Record<string, string> => ({
+  Origin: SITE,
+  'Sec-Fetch-Site': 'same-origin',
+  ...(cookie ? { Cookie: cookie } : {}),
+});
 
 /** A login through `instance`: the session cookie it set (name=value). */
 async function logIn(instance: Instance, userId: number): Promise<string> {
@@ -88,13 +100,21 @@ describe('sessions shared by two processes that share only the secret', () => {
   it('1,000 logins in turn: every session is read on both instances, and still after one restarts', async () => {
     let instances = [await startInstance(), await startInstance()];
     try {
-      const logins = await inTurns(Array.from({ length: 1000 }, (_, i) => USERS[i % USERS.length]!), 16, async (userId, i) => ({
-        userId,
-        cookie: await logIn(instances[i % 2]!, userId),
-      }));
+      const logins = await inTurns(
+        Array.from({ length: 1000 }, (_, i) => USERS[i % USERS.length]!),
+        16,
+        async (userId, i) => ({
+          userId,
+          cookie: await logIn(instances[i % 2]!, userId),
+        }),
+      );
       assert.equal(new Set(logins.map((login) => login.cookie)).size, 1000, 'a new session at every login');
       const readAll = async () => {
-        const read = await inTurns(logins, 16, async ({ userId, cookie }) => [await me(instances[0]!, cookie), await me(instances[1]!, cookie), userId]);
+        const read = await inTurns(logins, 16, async ({ userId, cookie }) => [
+          await me(instances[0]!, cookie),
+          await me(instances[1]!, cookie),
+          userId,
+        ]);
         return read.filter(([first, second, userId]) => first !== userId || second !== userId).length;
       };
       assert.equal(await readAll(), 0, 'every session read on both');

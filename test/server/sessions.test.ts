@@ -8,7 +8,14 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as jose from 'jose';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import { createSessions, createTokenHandler, type FetchFunction, type Session, type Sessions, type SessionsOptions } from '../../src/server/index.js';
+import {
+  createSessions,
+  createTokenHandler,
+  type FetchFunction,
+  type Session,
+  type Sessions,
+  type SessionsOptions,
+} from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
 
 const SITE = 'https://game.example';
@@ -20,7 +27,8 @@ const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 
 const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`) return Response.json({ errors: ['invalid key'] }, { status: 401 });
+  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
+    return Response.json({ errors: ['invalid key'] }, { status: 401 });
   if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
   if (url.endsWith('/profile')) return Response.json({ user });
   return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
@@ -29,12 +37,20 @@ const fakeItch: FetchFunction = async (url, init) => {
 /** Sessions and the token handler that logs in with them, on `site`. */
 function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
   const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], ...options });
-  const handler = createTokenHandler({ applicationId: 42, fetch: fakeItch, allowedOrigins: [GAME], onLogin: sessions.onLogin, onError: () => undefined });
+  const handler = createTokenHandler({
+    applicationId: 42,
+    fetch: fakeItch,
+    allowedOrigins: [GAME],
+    onLogin: sessions.onLogin,
+    onError: () => undefined,
+  });
   /** A login started from `origin` (the site's own pages by default): the answer, its body and cookie. */
   const login = async (origin: string | null = site) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (origin !== null) Object.assign(headers, { Origin: origin, 'Sec-Fetch-Site': origin === site ? 'same-origin' : 'cross-site' });
-    const response = await handler(new Request(`${site}/auth/itch`, { method: 'POST', headers, body: JSON.stringify({ access_token: TOKEN }) }));
+    const response = await handler(
+      new Request(`${site}/auth/itch`, { method: 'POST', headers, body: JSON.stringify({ access_token: TOKEN }) }),
+    );
     const body = (await response.json()) as { user: unknown; gameToken?: string; owns?: unknown };
     const setCookie = response.headers.get('set-cookie');
     return { response, body, setCookie, cookie: setCookie?.split(';')[0] };
@@ -43,7 +59,16 @@ function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
 }
 
 /** A request to the site's API, same-origin GET by default. */
-function request(init: { cookie?: string | undefined; bearer?: string | undefined; method?: string | undefined; origin?: string | undefined; site?: string | undefined; url?: string | undefined } = {}): Request {
+function request(
+  init: {
+    cookie?: string | undefined;
+    bearer?: string | undefined;
+    method?: string | undefined;
+    origin?: string | undefined;
+    site?: string | undefined;
+    url?: string | undefined;
+  } = {},
+): Request {
   const headers = new Headers();
   if (init.cookie !== undefined) headers.set('Cookie', init.cookie);
   if (init.bearer !== undefined) headers.set('Authorization', `Bearer ${init.bearer}`);
@@ -87,12 +112,15 @@ describe('createSessions options', () => {
   it('refuses no secrets, an empty list and a short secret with a TypeError naming no secret', () => {
     assert.throws(() => createSessions({} as SessionsOptions), TypeError);
     assert.throws(() => createSessions({ secrets: [] }), TypeError);
-    assert.throws(() => createSessions({ secrets: [SECRET, 'short-secret-of-31-characters!!'] }), (error: Error) => {
-      assert.ok(error instanceof TypeError);
-      assert.match(error.message, /secrets\[1\]/);
-      assert.doesNotMatch(error.message, /short-secret/);
-      return true;
-    });
+    assert.throws(
+      () => createSessions({ secrets: [SECRET, 'short-secret-of-31-characters!!'] }),
+      (error: Error) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, /secrets\[1\]/);
+        assert.doesNotMatch(error.message, /short-secret/);
+        return true;
+      },
+    );
   });
 });
 
@@ -147,7 +175,8 @@ describe('attacks on the cookie', () => {
     sessions = setupped.sessions;
     cookie = (await setupped.login()).cookie!;
   });
-  const none = async (value: string, init: Parameters<typeof request>[0] = {}) => assert.equal(await sessions.get(request({ cookie: withValue(cookie, value), ...init })), undefined);
+  const none = async (value: string, init: Parameters<typeof request>[0] = {}) =>
+    assert.equal(await sessions.get(request({ cookie: withValue(cookie, value), ...init })), undefined);
 
   it('a tampered cookie (header, IV, ciphertext or tag) is refused', async () => {
     for (const index of [0, 2, 3, 4]) await none(tamper(cookieValue(cookie), index));
@@ -169,7 +198,9 @@ describe('attacks on the cookie', () => {
   });
   it('an unencrypted cookie (alg none) is refused', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'itch-session+jwt' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: '1', sid: 'x', iat: 1, exp: 9e9, scope: '', user, auth_time: 1, host: true })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ sub: '1', sid: 'x', iat: 1, exp: 9e9, scope: '', user, auth_time: 1, host: true }),
+    ).toString('base64url');
     await none(`${header}.${payload}.`);
     await none(`${header}..${payload}..`);
   });
@@ -194,8 +225,15 @@ describe('attacks on the cookie', () => {
     assert.equal(await sessions.get(request({ bearer: cookieValue(cookie) }), { allow: ['game', 'cookie'] }), undefined);
   });
   it('a cross-site POST with the cookie gets no session (CSRF)', async () => {
-    for (const init of [{ origin: EVIL, site: 'cross-site' }, { origin: 'https://sub.game.example', site: 'same-site' }, { origin: EVIL }, {}, { origin: 'null' }]) {
-      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) assert.equal(await sessions.get(request({ cookie, method, ...init })), undefined, `${method} ${JSON.stringify(init)}`);
+    for (const init of [
+      { origin: EVIL, site: 'cross-site' },
+      { origin: 'https://sub.game.example', site: 'same-site' },
+      { origin: EVIL },
+      {},
+      { origin: 'null' },
+    ]) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+        assert.equal(await sessions.get(request({ cookie, method, ...init })), undefined, `${method} ${JSON.stringify(init)}`);
     }
   });
   it('a same-origin POST with the cookie gets the session', async () => {
@@ -205,7 +243,7 @@ describe('attacks on the cookie', () => {
   it('a cross-site GET with the cookie gets the session, as SameSite=Lax sends it', async () => {
     assert.ok(await sessions.get(request({ cookie, site: 'cross-site' })));
   });
-  it("the cookie does not count where allow leaves it out", async () => {
+  it('the cookie does not count where allow leaves it out', async () => {
     assert.equal(await sessions.get(request({ cookie }), { allow: ['game'] }), undefined);
   });
 });
@@ -259,7 +297,10 @@ describe('game tokens', () => {
       const { payload, protectedHeader } = await jose.jwtVerify(body.gameToken!, keySet, { audience: SITE, issuer: SITE, typ: 'JWT' });
       assert.equal(payload.sub, '1');
       assert.equal(protectedHeader.alg, 'EdDSA');
-      await assert.rejects(jose.jwtVerify(body.gameToken!, keySet, { audience: SITE, currentDate: new Date((payload.exp! + 1) * 1000) }), jose.errors.JWTExpired);
+      await assert.rejects(
+        jose.jwtVerify(body.gameToken!, keySet, { audience: SITE, currentDate: new Date((payload.exp! + 1) * 1000) }),
+        jose.errors.JWTExpired,
+      );
     } finally {
       server.close();
     }
@@ -283,7 +324,8 @@ describe('attacks on game tokens', () => {
     sessions = setupped.sessions;
     gameToken = (await setupped.login(GAME)).body.gameToken!;
   });
-  const none = async (token: string, url?: string) => assert.equal(await sessions.get(request({ bearer: token, url }), { allow: ['game'] }), undefined);
+  const none = async (token: string, url?: string) =>
+    assert.equal(await sessions.get(request({ bearer: token, url }), { allow: ['game'] }), undefined);
 
   it('a tampered token (header, payload or signature) is refused', async () => {
     for (const index of [0, 1, 2]) await none(tamper(gameToken, index));
@@ -297,11 +339,15 @@ describe('attacks on game tokens', () => {
     await none((await other.login(GAME)).body.gameToken!);
     const { kid } = jose.decodeProtectedHeader(gameToken);
     const { privateKey } = await jose.generateKeyPair('EdDSA');
-    await none(await new jose.SignJWT(jose.decodeJwt(gameToken)).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: kid! }).sign(privateKey));
+    await none(
+      await new jose.SignJWT(jose.decodeJwt(gameToken)).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: kid! }).sign(privateKey),
+    );
   });
   it('an unsigned token (alg none) is refused', async () => {
     const [, payload] = gameToken.split('.');
-    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid: jose.decodeProtectedHeader(gameToken).kid })).toString('base64url');
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid: jose.decodeProtectedHeader(gameToken).kid })).toString(
+      'base64url',
+    );
     await none(`${header}.${payload}.`);
     await none(`${header}.${payload}.AAAA`);
   });
@@ -310,7 +356,12 @@ describe('attacks on game tokens', () => {
     const jwk = keys[0] as jose.JWK;
     const claims = jose.decodeJwt(gameToken);
     const spki = await jose.exportSPKI((await jose.importJWK(jwk, 'EdDSA')) as CryptoKey);
-    for (const secret of [Buffer.from(jwk.x!, 'base64url'), new TextEncoder().encode(jwk.x!), new TextEncoder().encode(spki), new TextEncoder().encode(JSON.stringify(jwk))]) {
+    for (const secret of [
+      Buffer.from(jwk.x!, 'base64url'),
+      new TextEncoder().encode(jwk.x!),
+      new TextEncoder().encode(spki),
+      new TextEncoder().encode(JSON.stringify(jwk)),
+    ]) {
       await none(await new jose.SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: jwk.kid! }).sign(secret));
     }
   });
@@ -354,7 +405,11 @@ describe('rotation', () => {
 });
 
 describe('renew', () => {
-  const renewRequest = (bearer?: string) => new Request(`${SITE}/auth/renew`, { method: 'POST', headers: { Origin: GAME, ...(bearer === undefined ? {} : { Authorization: `Bearer ${bearer}` }) } });
+  const renewRequest = (bearer?: string) =>
+    new Request(`${SITE}/auth/renew`, {
+      method: 'POST',
+      headers: { Origin: GAME, ...(bearer === undefined ? {} : { Authorization: `Bearer ${bearer}` }) },
+    });
 
   it('answers a fresh game token for a valid one, with CORS for the game', async () => {
     const { sessions, login } = setup();
@@ -407,7 +462,8 @@ describe('renew', () => {
 });
 
 describe('logout', () => {
-  const logoutRequest = (cookie: string | undefined, origin = SITE) => new Request(`${SITE}/logout`, { method: 'POST', headers: { Origin: origin, ...(cookie === undefined ? {} : { Cookie: cookie }) } });
+  const logoutRequest = (cookie: string | undefined, origin = SITE) =>
+    new Request(`${SITE}/logout`, { method: 'POST', headers: { Origin: origin, ...(cookie === undefined ? {} : { Cookie: cookie }) } });
 
   it('answers 204 clearing the cookie', async () => {
     const { sessions, login } = setup();
@@ -434,7 +490,13 @@ describe('logout', () => {
   it('a new login revokes the session the browser had, with a store', async () => {
     const { sessions, handler } = setup({ store: createStorage({ driver: memoryDriver() }) });
     const login = async (cookie?: string) => {
-      const response = await handler(new Request(`${SITE}/auth/itch`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: SITE, ...(cookie ? { Cookie: cookie } : {}) }, body: JSON.stringify({ access_token: TOKEN }) }));
+      const response = await handler(
+        new Request(`${SITE}/auth/itch`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: SITE, ...(cookie ? { Cookie: cookie } : {}) },
+          body: JSON.stringify({ access_token: TOKEN }),
+        }),
+      );
       return response.headers.get('set-cookie')!.split(';')[0]!;
     };
     const before = await login();
@@ -456,7 +518,12 @@ describe('route', () => {
 
   it('answers a preflight from an allowed origin with Authorization and Content-Type allowed', async () => {
     const api = setup().sessions.route({ allow: ['game'] }, handler);
-    const response = await api(new Request(`${SITE}/api/save`, { method: 'OPTIONS', headers: { Origin: GAME, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization,content-type' } }));
+    const response = await api(
+      new Request(`${SITE}/api/save`, {
+        method: 'OPTIONS',
+        headers: { Origin: GAME, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      }),
+    );
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), GAME);
     assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, Content-Type');
@@ -465,7 +532,9 @@ describe('route', () => {
   });
   it('refuses a preflight from another origin', async () => {
     const api = setup().sessions.route({ allow: ['game'] }, handler);
-    const response = await api(new Request(`${SITE}/api/save`, { method: 'OPTIONS', headers: { Origin: EVIL, 'Access-Control-Request-Method': 'PUT' } }));
+    const response = await api(
+      new Request(`${SITE}/api/save`, { method: 'OPTIONS', headers: { Origin: EVIL, 'Access-Control-Request-Method': 'PUT' } }),
+    );
     assert.equal(response.status, 403);
     assert.equal(response.headers.get('access-control-allow-origin'), null);
   });
@@ -504,20 +573,26 @@ describe('nothing secret leaks', () => {
   const lines: string[] = [];
   const originals = { log: console.log, warn: console.warn, error: console.error, info: console.info, debug: console.debug };
   beforeEach(() => {
-    for (const name of Object.keys(originals) as (keyof typeof originals)[]) console[name] = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+    for (const name of Object.keys(originals) as (keyof typeof originals)[])
+      console[name] = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
   });
   afterEach(() => Object.assign(console, originals));
 
   it('no error, log line or answer holds the secret, the itch.io token, a cookie or a game token', async () => {
     const store = createStorage({ driver: memoryDriver() });
-    const failing = { ...store, getItem: () => Promise.reject(new Error(`connection lost: GET itch-session:revoked:${SECRET} ${TOKEN}`)), setItem: () => Promise.reject(new Error(`OOM ${TOKEN}`)) } as unknown as Storage;
+    const failing = {
+      ...store,
+      getItem: () => Promise.reject(new Error(`connection lost: GET itch-session:revoked:${SECRET} ${TOKEN}`)),
+      setItem: () => Promise.reject(new Error(`OOM ${TOKEN}`)),
+    } as unknown as Storage;
     const { sessions, login } = setup({ keepToken: true });
     const broken = setup({ keepToken: true, store: failing }).sessions;
     const { cookie } = await login();
     const { gameToken } = (await login(GAME)).body;
     const secrets = [SECRET, TOKEN, cookieValue(cookie!), gameToken!];
     const texts: string[] = [];
-    const record = async (response: Response) => texts.push(JSON.stringify([...response.headers].filter(([name]) => name !== 'set-cookie')), await response.text());
+    const record = async (response: Response) =>
+      texts.push(JSON.stringify([...response.headers].filter(([name]) => name !== 'set-cookie')), await response.text());
     const caught = async (promise: Promise<unknown>) => {
       try {
         const value = await promise;
@@ -534,8 +609,13 @@ describe('nothing secret leaks', () => {
     await caught(sessions.renew(request({ bearer: tamper(gameToken!, 1) })));
     await caught(sessions.route({}, () => new Response())(request({ cookie: tamper(cookie!, 3) })));
     await caught(Promise.resolve().then(() => createSessions({ secrets: [SECRET.slice(0, 31)] })));
-    assert.ok(texts.some((text) => /session store failed \(Error OOM\)|session store failed \(Error\)/.test(text)), texts.join('\n'));
-    for (const text of [...texts, ...lines]) for (const secret of secrets) assert.ok(!text.includes(secret) && !text.includes(secret.slice(0, 31)), `leaked in: ${text.slice(0, 200)}`);
+    assert.ok(
+      texts.some((text) => /session store failed \(Error OOM\)|session store failed \(Error\)/.test(text)),
+      texts.join('\n'),
+    );
+    for (const text of [...texts, ...lines])
+      for (const secret of secrets)
+        assert.ok(!text.includes(secret) && !text.includes(secret.slice(0, 31)), `leaked in: ${text.slice(0, 200)}`);
   });
 
   it('without keepToken, no part of the cookie or game token holds the itch.io token, even decrypted', async () => {
@@ -547,7 +627,16 @@ describe('nothing secret leaks', () => {
     assert.ok(session && !JSON.stringify(session).includes(TOKEN));
     // Decrypted with the key derived as keys.ts documents it: the token is not inside either.
     const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(SECRET), 'HKDF', false, ['deriveBits']);
-    const bits = await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new TextEncoder().encode('itch-oauth-widget sessions'), info: new TextEncoder().encode('cookie A256GCM key') }, material, 256);
+    const bits = await crypto.subtle.deriveBits(
+      {
+        name: 'HKDF',
+        hash: 'SHA-256',
+        salt: new TextEncoder().encode('itch-oauth-widget sessions'),
+        info: new TextEncoder().encode('cookie A256GCM key'),
+      },
+      material,
+      256,
+    );
     const { payload } = await jose.jwtDecrypt(cookieValue(cookie!), new Uint8Array(bits));
     assert.equal(payload['sub'], '1');
     assert.ok(!JSON.stringify(payload).includes(TOKEN));

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createTokenHandler, type FetchFunction, type LoginContext, type LoginResult, type TokenHandlerOptions } from '../../src/server/index.js';
+import {
+  createTokenHandler,
+  type FetchFunction,
+  type LoginContext,
+  type LoginResult,
+  type TokenHandlerOptions,
+} from '../../src/server/index.js';
 
 const TOKEN = 'GoodAccessToken0123456789';
 const APP = 'https://game.example';
@@ -49,7 +55,11 @@ function setup(options: Partial<TokenHandlerOptions> & FakeItch & { result?: Log
 }
 
 /** The browser's POST of the token, same-origin unless headers say otherwise. */
-function post(body: BodyInit | null = JSON.stringify({ access_token: TOKEN }), headers: Record<string, string> = {}, method = 'POST'): Request {
+function post(
+  body: BodyInit | null = JSON.stringify({ access_token: TOKEN }),
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Request {
   return new Request(ENDPOINT, {
     method,
     body: method === 'GET' ? null : body,
@@ -94,7 +104,14 @@ describe('createTokenHandler: success', () => {
   });
 
   it('adds the headers onLogin returns, every Set-Cookie included', async () => {
-    const { handler } = setup({ result: { headers: [['Set-Cookie', 'sid=1; HttpOnly'], ['Set-Cookie', 'theme=dark']] } });
+    const { handler } = setup({
+      result: {
+        headers: [
+          ['Set-Cookie', 'sid=1; HttpOnly'],
+          ['Set-Cookie', 'theme=dark'],
+        ],
+      },
+    });
     const response = await handler(post());
     assert.equal(response.status, 200);
     assert.deepEqual(response.headers.getSetCookie(), ['sid=1; HttpOnly', 'theme=dark']);
@@ -102,7 +119,10 @@ describe('createTokenHandler: success', () => {
   });
 
   it('answers with the Response onLogin returns, its status and Set-Cookie kept', async () => {
-    const own = new Response(JSON.stringify({ welcome: 'leafo' }), { status: 201, headers: { 'Set-Cookie': 'sid=2; HttpOnly; SameSite=Lax' } });
+    const own = new Response(JSON.stringify({ welcome: 'leafo' }), {
+      status: 201,
+      headers: { 'Set-Cookie': 'sid=2; HttpOnly; SameSite=Lax' },
+    });
     const { handler } = setup({ result: own });
     const response = await handler(post());
     assert.equal(response.status, 201);
@@ -118,7 +138,11 @@ describe('createTokenHandler: success', () => {
 
   it('accepts a request without Origin or Sec-Fetch-Site, which no browser sends', async () => {
     const { handler } = setup();
-    const request = new Request(ENDPOINT, { method: 'POST', body: JSON.stringify({ access_token: TOKEN }), headers: { 'Content-Type': 'application/json' } });
+    const request = new Request(ENDPOINT, {
+      method: 'POST',
+      body: JSON.stringify({ access_token: TOKEN }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     assert.equal((await handler(request)).status, 200);
   });
 
@@ -132,7 +156,11 @@ describe('createTokenHandler: success', () => {
 describe('createTokenHandler: refusals', () => {
   it('refuses a cross-origin POST with 403 before anything else', async () => {
     const { handler, logins, paths } = setup();
-    await assertError(await handler(post(undefined, { Origin: 'https://evil.example' })), 403, /origin "https:\/\/evil\.example" is not allowed/);
+    await assertError(
+      await handler(post(undefined, { Origin: 'https://evil.example' })),
+      403,
+      /origin "https:\/\/evil\.example" is not allowed/,
+    );
     assert.equal(paths.length + logins.length, 0);
   });
 
@@ -208,7 +236,11 @@ describe('createTokenHandler: refusals', () => {
   it('refuses a body with fields it does not know with 400', async () => {
     const { handler, paths } = setup();
     await assertError(await handler(post(JSON.stringify({ access_token: TOKEN, scope: 'x' }))), 400, /exactly/);
-    await assertError(await handler(post(JSON.stringify({ access_token: TOKEN, state: 'x' }))), 400, /state must be the state of a popup login/);
+    await assertError(
+      await handler(post(JSON.stringify({ access_token: TOKEN, state: 'x' }))),
+      400,
+      /state must be the state of a popup login/,
+    );
     await assertError(await handler(post(JSON.stringify({ popup_verifier: 'short' }))), 400, /popup_verifier must be/);
     assert.equal(paths.length, 0);
   });
@@ -292,7 +324,10 @@ describe('createTokenHandler: configuration', () => {
 
   it('refuses an applicationId that is not a positive integer, or none', () => {
     for (const applicationId of [0, -1, 1.5, '7001', undefined]) {
-      assert.throws(() => setup({ applicationId: applicationId as number }), /^TypeError: applicationId is required: the positive integer id of your itch\.io OAuth application/);
+      assert.throws(
+        () => setup({ applicationId: applicationId as number }),
+        /^TypeError: applicationId is required: the positive integer id of your itch\.io OAuth application/,
+      );
     }
   });
 });

@@ -58,18 +58,24 @@ describe('itchOAuthCapture (Vite plugin)', () => {
     ]);
   });
 
-  it('puts the pending view\'s style before the capture, after the color-scheme meta, when asked', async () => {
+  it("puts the pending view's style before the capture, after the color-scheme meta, when asked", async () => {
     const style = 'output { font: 1.25rem system-ui }';
     const plugin = itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', captureSource: CAPTURE, pendingStyle: style });
     assert.equal(plugin.api.styleHash, cspHash(style));
     const { callback } = await buildSite({ colorScheme: 'light dark', pendingStyle: style });
     const head = callback.slice(callback.indexOf('<head>') + '<head>'.length);
-    assert.match(head, /^\s*<meta name="color-scheme" content="light dark">\s*<style>output \{ font: 1\.25rem system-ui \}<\/style>\s*<script data-backend="\/auth\/itch">/);
+    assert.match(
+      head,
+      /^\s*<meta name="color-scheme" content="light dark">\s*<style>output \{ font: 1\.25rem system-ui \}<\/style>\s*<script data-backend="\/auth\/itch">/,
+    );
   });
 
   it('sets data-pending, and puts the color-scheme meta right before the capture, when asked', async () => {
     const { callback } = await buildSite({ pending: 'Opening the keep…', colorScheme: 'light dark' });
     const head = callback.slice(callback.indexOf('<head>') + '<head>'.length);
-    assert.match(head, /^\s*<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch" data-pending="Opening the keep…">/);
+    assert.match(
+      head,
+      /^\s*<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch" data-pending="Opening the keep…">/,
+    );
   });
 });

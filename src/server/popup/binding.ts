@@ -31,7 +31,13 @@ export function bindingCookieName(state: string, secure: boolean): string {
 /** The `Set-Cookie` that binds `state` to this browser. */
 export function bindingCookie(state: string, binding: Binding, secure: boolean): string {
   const value = binding.kind === 'opener' ? `o.${binding.binding}.${encodeOrigin(binding.opener)}` : `c.${binding.secret}`;
-  return serializeCookie(bindingCookieName(state, secure), value, { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: POPUP_TTL_S });
+  return serializeCookie(bindingCookieName(state, secure), value, {
+    path: '/',
+    httpOnly: true,
+    secure,
+    sameSite: 'Lax',
+    maxAge: POPUP_TTL_S,
+  });
 }
 
 /** The `Set-Cookie` that ends the binding of `state` (after its deposit). */

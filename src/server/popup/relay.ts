@@ -152,14 +152,19 @@ export class PopupRelay {
   async take(state: string, account: string): Promise<boolean> {
     if (!(await this.claim(`${state}:collected`))) return false;
     await this.store.removeItem(LOGIN_PREFIX + state);
-    await this.setWaiting(account, (await this.waiting(account)).filter((entry) => entry.state !== state)).catch(() => undefined);
+    await this.setWaiting(
+      account,
+      (await this.waiting(account)).filter((entry) => entry.state !== state),
+    ).catch(() => undefined);
     return true;
   }
 
   /** The logins of an account still waiting (younger than {@link POPUP_TTL_S}). */
   private async waiting(account: string): Promise<Waiting['states']> {
     const entry = await this.store.getItem<Waiting>(USER_PREFIX + account);
-    return entry !== null && typeof entry === 'object' && Array.isArray(entry.states) ? entry.states.filter((waiting) => fresh(waiting.at)) : [];
+    return entry !== null && typeof entry === 'object' && Array.isArray(entry.states)
+      ? entry.states.filter((waiting) => fresh(waiting.at))
+      : [];
   }
 
   private async setWaiting(account: string, states: Waiting['states']): Promise<void> {

@@ -118,7 +118,8 @@ export function popupRoutes(options: PopupRoutesOptions) {
     async start(request: Request): Promise<Response> {
       const query = new URL(request.url).searchParams;
       const state = query.get('state') ?? '';
-      if (!POPUP_STATE.test(state)) return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
+      if (!POPUP_STATE.test(state))
+        return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
       try {
         authorizeUrl(query, state);
       } catch (error) {
@@ -127,7 +128,10 @@ export function popupRoutes(options: PopupRoutesOptions) {
       // The callback page shares the backend's origin: this page sends no one to another app's.
       const callback = new URL(query.get('redirect_uri')!).origin;
       if (callback !== new URL(request.url).origin && allowedOrigins?.has(callback) !== true) {
-        return errorResponse(400, `the popup login's redirect_uri must be on this site (${new URL(request.url).origin} or allowedOrigins), not ${callback}`);
+        return errorResponse(
+          400,
+          `the popup login's redirect_uri must be on this site (${new URL(request.url).origin} or allowedOrigins), not ${callback}`,
+        );
       }
       if (severedOpener === 'confirm') {
         // An opener that cannot see its popup learns from this notice to show the code too.
@@ -158,7 +162,8 @@ export function popupRoutes(options: PopupRoutesOptions) {
           'popup logins are refused on plain http outside loopback: anyone on the network can plant its cookie. Serve the site over https (or, on a network you trust, set popup.dangerouslyAllowHttp)',
         );
       }
-      if (new URL(request.url).searchParams.get('state') !== body.state) return errorResponse(400, 'the start page binds the state of its own address');
+      if (new URL(request.url).searchParams.get('state') !== body.state)
+        return errorResponse(400, 'the start page binds the state of its own address');
       const { state } = body;
 
       if (body.opener === null) {
@@ -167,18 +172,30 @@ export function popupRoutes(options: PopupRoutesOptions) {
             severedOpener === 'confirm'
               ? 'the person did not confirm the code of the popup login'
               : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-          if ((await relay.codeBinding(state)) === undefined) await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
+          if ((await relay.codeBinding(state)) === undefined)
+            await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
           return errorResponse(403, why, 'popup_unverified');
         }
         const secret = createState();
         const bound = await relay.bindCode(state, await sha256Base64url(secret));
         if (bound === 'taken') return errorResponse(409, 'this popup login was confirmed already');
-        if (bound === 'full') return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, { 'Retry-After': '60' });
-        return jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }, { 'Set-Cookie': bindingCookie(state, { kind: 'code', secret }, secure) });
+        if (bound === 'full')
+          return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, {
+            'Retry-After': '60',
+          });
+        return jsonResponse(
+          200,
+          { authorize: authorizeUrl(new URL(request.url).searchParams, state) },
+          { 'Set-Cookie': bindingCookie(state, { kind: 'code', secret }, secure) },
+        );
       }
 
       if (!mayOpen(body.opener, request, origin)) {
-        return errorResponse(403, `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`, 'state_mismatch');
+        return errorResponse(
+          403,
+          `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`,
+          'state_mismatch',
+        );
       }
       if (body.binding === undefined || !BASE64URL_256.test(body.binding) || (await popupStateOfBinding(body.binding)) !== state) {
         return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
@@ -227,7 +244,12 @@ export function popupRoutes(options: PopupRoutesOptions) {
 
     async collect(request: Request, verifier: string): Promise<Response> {
       const origin = request.headers.get('origin');
-      if (origin === null) return errorResponse(403, 'a popup login is collected only by the page that started it (a browser request with an Origin)', 'state_mismatch');
+      if (origin === null)
+        return errorResponse(
+          403,
+          'a popup login is collected only by the page that started it (a browser request with an Origin)',
+          'state_mismatch',
+        );
       const state = await popupStateOf(verifier);
       const login = await relay.login(state);
       if (login !== undefined) {

@@ -13,7 +13,10 @@ export function preflight(request: Request, allowed: ReadonlySet<string>): Respo
   if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return undefined;
   const origin = request.headers.get('origin');
   if (origin === null || !allowed.has(origin)) {
-    return Response.json({ errors: ['cross-origin request refused: this origin is not in allowedOrigins'] }, { status: 403, headers: { Vary: 'Origin' } });
+    return Response.json(
+      { errors: ['cross-origin request refused: this origin is not in allowedOrigins'] },
+      { status: 403, headers: { Vary: 'Origin' } },
+    );
   }
   return new Response(null, {
     status: 204,

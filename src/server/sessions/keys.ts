@@ -66,7 +66,9 @@ const SALT = encoder.encode('itch-oauth-widget sessions');
 async function deriveSecretKeys(secret: string): Promise<{ cookie: CookieKey; signing: SigningKey }> {
   const material = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits']);
   const bits = async (info: string, length: number) =>
-    new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: encoder.encode(info) }, material, length));
+    new Uint8Array(
+      await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: SALT, info: encoder.encode(info) }, material, length),
+    );
 
   const cookieKey = await crypto.subtle.importKey('raw', await bits('cookie A256GCM key', 256), 'AES-GCM', false, ['encrypt', 'decrypt']);
   const cookieKid = base64url.encode(await bits('cookie key id', 72));
@@ -95,4 +97,3 @@ async function ed25519FromSeed(seed: Uint8Array): Promise<SigningKey> {
 
 /** SEQUENCE { INTEGER 0, SEQUENCE { OID 1.3.101.112 }, OCTET STRING { OCTET STRING (32 bytes) } }. */
 const PKCS8_ED25519_PREFIX = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
-

@@ -12,7 +12,17 @@ import { assertSecrets, deriveKeys, type DeploymentKeys } from './keys.js';
 import { createRevocations, SessionStoreError } from './revocation.js';
 import { newSessionId, sessionOf, type Session, type SessionClaims } from './session.js';
 import { createVerifiedCache } from './verified-cache.js';
-import { clearingCookies, cookieMayCount, openCookie, PLAIN_COOKIE, readCookie, sealCookie, SECURE_COOKIE, sessionCookie, type CookieClaims } from './site-cookie.js';
+import {
+  clearingCookies,
+  cookieMayCount,
+  openCookie,
+  PLAIN_COOKIE,
+  readCookie,
+  sealCookie,
+  SECURE_COOKIE,
+  sessionCookie,
+  type CookieClaims,
+} from './site-cookie.js';
 
 export interface SessionsOptions {
   /**
@@ -144,7 +154,11 @@ export function createSessions(options: SessionsOptions): Sessions {
     const key = `${origin} ${token}`;
     const known = verifiedTokens.get(key);
     if (known !== undefined) return known;
-    const claims = await verifyGameToken(token, (await keys()).signing, { origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    const claims = await verifyGameToken(token, (await keys()).signing, {
+      origin,
+      maxAge: gameTokenMaxAge,
+      clockTolerance: CLOCK_TOLERANCE_S,
+    });
     if (claims !== undefined) verifiedTokens.set(key, claims);
     return claims;
   };
@@ -169,7 +183,11 @@ export function createSessions(options: SessionsOptions): Sessions {
     const answer = owns === undefined ? { user } : { user, owns };
 
     if (startedFrom === null || gameOrigins.has(startedFrom)) {
-      const gameToken = await signGameToken({ ...claims, exp: iat + Math.min(gameTokenMaxAge, maxAge) }, new URL(request.url).origin, (await keys()).signing);
+      const gameToken = await signGameToken(
+        { ...claims, exp: iat + Math.min(gameTokenMaxAge, maxAge) },
+        new URL(request.url).origin,
+        (await keys()).signing,
+      );
       return Response.json({ ...answer, gameToken }, { headers: { 'Cache-Control': 'no-store' } });
     }
 
@@ -183,7 +201,9 @@ export function createSessions(options: SessionsOptions): Sessions {
     if (keepToken) sealed.itch_token = token;
     const cookie = sessionCookie(await sealCookie(sealed, (await keys()).cookie), host, maxAge);
     if (cookie.length > MAX_COOKIE_BYTES) {
-      throw new Error(`the session cookie would be ${cookie.length} bytes, more than browsers keep (${MAX_COOKIE_BYTES}): the user's profile or ownership list is too large`);
+      throw new Error(
+        `the session cookie would be ${cookie.length} bytes, more than browsers keep (${MAX_COOKIE_BYTES}): the user's profile or ownership list is too large`,
+      );
     }
     return { headers: { 'Set-Cookie': cookie } };
   };
@@ -192,12 +212,20 @@ export function createSessions(options: SessionsOptions): Sessions {
     const early = preflight(request, gameOrigins);
     if (early !== undefined) return early;
     if (request.method !== 'POST' && request.method !== 'DELETE') {
-      return withCors(request, gameOrigins, Response.json({ errors: [`method ${request.method} not allowed: POST to log out`] }, { status: 405, headers: { Allow: 'POST, DELETE' } }));
+      return withCors(
+        request,
+        gameOrigins,
+        Response.json(
+          { errors: [`method ${request.method} not allowed: POST to log out`] },
+          { status: 405, headers: { Allow: 'POST, DELETE' } },
+        ),
+      );
     }
     const bearer = request.headers.has('authorization');
     if (!bearer && !cookieMayCount(request)) return Response.json({ errors: ['cross-site logout refused'] }, { status: 403 });
     const claims = bearer ? await gameClaims(request) : await cookieClaims(request);
-    if (claims !== undefined && revocations !== undefined) await revocations.revoke(claims.sid, Math.max(claims.exp, claims.auth_time + maxAge));
+    if (claims !== undefined && revocations !== undefined)
+      await revocations.revoke(claims.sid, Math.max(claims.exp, claims.auth_time + maxAge));
     const headers = new Headers({ 'Cache-Control': 'no-store' });
     for (const cookie of clearingCookies()) headers.append('Set-Cookie', cookie);
     return withCors(request, gameOrigins, new Response(null, { status: 204, headers }));
@@ -208,7 +236,8 @@ export function createSessions(options: SessionsOptions): Sessions {
     if (early !== undefined) return early;
     const claims = await gameClaims(request);
     const exp = claims === undefined ? 0 : Math.min(now() + gameTokenMaxAge, claims.auth_time + maxAge);
-    if (claims === undefined || exp <= now() || (await revoked(claims.sid))) return withCors(request, gameOrigins, unauthorized('a valid game token is required to renew it'));
+    if (claims === undefined || exp <= now() || (await revoked(claims.sid)))
+      return withCors(request, gameOrigins, unauthorized('a valid game token is required to renew it'));
     const fresh: SessionClaims = { ...pick(claims), iat: now(), exp };
     const gameToken = await signGameToken(fresh, new URL(request.url).origin, (await keys()).signing);
     return withCors(request, gameOrigins, Response.json({ gameToken }, { headers: { 'Cache-Control': 'no-store' } }));

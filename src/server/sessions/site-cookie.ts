@@ -31,7 +31,9 @@ const COOKIE_TYPE = 'itch-session+jwt';
 /** Encrypts the claims with the first key: a fresh random IV every time, so every login's value is new. */
 export async function sealCookie(claims: CookieClaims, keys: readonly CookieKey[]): Promise<string> {
   const { kid, key } = keys[0]!;
-  return new EncryptJWT(claims as unknown as JWTPayload).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid, typ: COOKIE_TYPE }).encrypt(key);
+  return new EncryptJWT(claims as unknown as JWTPayload)
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid, typ: COOKIE_TYPE })
+    .encrypt(key);
 }
 
 /**
@@ -40,7 +42,11 @@ export async function sealCookie(claims: CookieClaims, keys: readonly CookieKey[
  * `maxAge`, and it was set under the name it came with. Anything else, including a value made
  * with a secret no longer listed, is `undefined`; jose's error, which holds the payload, is dropped.
  */
-export async function openCookie(value: string, keys: readonly CookieKey[], options: { host: boolean; maxAge: number; clockTolerance: number }): Promise<CookieClaims | undefined> {
+export async function openCookie(
+  value: string,
+  keys: readonly CookieKey[],
+  options: { host: boolean; maxAge: number; clockTolerance: number },
+): Promise<CookieClaims | undefined> {
   try {
     const { payload } = await jwtDecrypt(
       value,

@@ -46,7 +46,12 @@ export function refusalBody({ message, code }: Refusal): { errors: string[]; cod
 }
 
 /** Refuses a request with `status` and `message` (and `code`), and marks the answer for `onError`. */
-export function errorResponse(status: number, message: string, code?: ItchOAuthErrorCode, extraHeaders: Record<string, string> = {}): Response {
+export function errorResponse(
+  status: number,
+  message: string,
+  code?: ItchOAuthErrorCode,
+  extraHeaders: Record<string, string> = {},
+): Response {
   const refusal: Refusal = { status, message, code };
   return markRefusal(jsonResponse(status, refusalBody(refusal), extraHeaders), refusal);
 }

@@ -29,14 +29,21 @@ const BODY_SHAPES =
   '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "binding"?: "<binding>", "confirmed"?: true}';
 
 /** A string that must match `pattern`, with one message whatever is wrong. */
-const matching = (pattern: RegExp, message: string, maxLength = Infinity) => z.string({ error: message }).max(maxLength, message).regex(pattern, message);
+const matching = (pattern: RegExp, message: string, maxLength = Infinity) =>
+  z.string({ error: message }).max(maxLength, message).regex(pattern, message);
 
 const tokenBody = z
   .object({
-    access_token: matching(ACCESS_TOKEN, `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)`, MAX_TOKEN_LENGTH),
+    access_token: matching(
+      ACCESS_TOKEN,
+      `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)`,
+      MAX_TOKEN_LENGTH,
+    ),
     state: matching(POPUP_STATE, 'state must be the state of a popup login ("p." and 43 base64url characters)').optional(),
   })
-  .transform(({ access_token: token, state }): Body => (state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state }));
+  .transform(({ access_token: token, state }): Body =>
+    state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state },
+  );
 
 const collectBody = z
   .object({ popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters') })

@@ -45,7 +45,10 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
 
   /** Lets the app make its session, answering the request that will carry it. */
   const logIn = async (context: LoginContext): Promise<Response> =>
-    loginAnswer(await options.onLogin(context), context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns });
+    loginAnswer(
+      await options.onLogin(context),
+      context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns },
+    );
 
   const relay =
     popup === undefined
@@ -59,18 +62,28 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
           allowedOrigins,
           verify,
           logIn: (login, request) =>
-            logIn({ user: login.user as User, scopes: login.scopes, token: login.token, owns: login.owns as Owns | undefined, startedFrom: login.startedFrom, request }),
+            logIn({
+              user: login.user as User,
+              scopes: login.scopes,
+              token: login.token,
+              owns: login.owns as Owns | undefined,
+              startedFrom: login.startedFrom,
+              request,
+            }),
         });
-  const relayOff = (status: number, code?: ItchOAuthErrorCode) => errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
+  const relayOff = (status: number, code?: ItchOAuthErrorCode) =>
+    errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
 
   const handle = async (request: Request): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
     // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
-    if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) return relay === undefined ? relayOff(404) : relay.start(request);
+    if (request.method === 'GET' && new URL(request.url).searchParams.has('state'))
+      return relay === undefined ? relayOff(404) : relay.start(request);
     const crossSite = crossSiteProblem(request, allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
-    if (request.method !== 'POST') return errorResponse(405, `method ${request.method} not allowed: POST the token`, undefined, { Allow: 'POST' });
+    if (request.method !== 'POST')
+      return errorResponse(405, `method ${request.method} not allowed: POST the token`, undefined, { Allow: 'POST' });
     if (!isJsonContentType(request.headers.get('content-type'))) {
       return errorResponse(415, 'Content-Type must be application/json');
     }
@@ -86,7 +99,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     if (body.kind === 'problem') return errorResponse(400, body.problem);
     if (body.kind === 'login') {
       const verified = await verify(body.token);
-      return verified instanceof Response ? verified : logIn({ ...verified, token: body.token, request, startedFrom: request.headers.get('origin') });
+      return verified instanceof Response
+        ? verified
+        : logIn({ ...verified, token: body.token, request, startedFrom: request.headers.get('origin') });
     }
     if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {

@@ -186,7 +186,10 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
     );
   }
   const popup = readPopupOption(options.popup);
-  const onError = options.onError ?? ((refusal: Refusal) => console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
+  const onError =
+    options.onError ??
+    ((refusal: Refusal) =>
+      console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
   if (typeof onError !== 'function') throw new TypeError('onError must be a function');
   return { onLogin: options.onLogin, baseUrl, apiBaseUrl, requiredScopes, applicationId, allowedOrigins, maxBodyBytes, popup, onError };
 }
@@ -195,12 +198,15 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
 function readPopupOption(popup: TokenHandlerOptions['popup']): PopupSettings | undefined {
   if (popup === undefined || popup === false) return undefined;
   const object: PopupOptions = popup === true ? {} : popup;
-  if (typeof object !== 'object' || object === null) throw new TypeError('popup must be true, false, or { severedOpener?, siteName?, dangerouslyAllowHttp? }');
+  if (typeof object !== 'object' || object === null)
+    throw new TypeError('popup must be true, false, or { severedOpener?, siteName?, dangerouslyAllowHttp? }');
   const unknown = Object.keys(object).filter((key) => !['severedOpener', 'siteName', 'dangerouslyAllowHttp'].includes(key));
-  if (unknown.length > 0) throw new TypeError(`popup has no option ${unknown.join(', ')} (it takes severedOpener, siteName, dangerouslyAllowHttp)`);
+  if (unknown.length > 0)
+    throw new TypeError(`popup has no option ${unknown.join(', ')} (it takes severedOpener, siteName, dangerouslyAllowHttp)`);
   const { severedOpener = 'refuse', siteName = 'This site', dangerouslyAllowHttp = false } = object;
   if (severedOpener !== 'confirm' && severedOpener !== 'refuse') throw new TypeError('popup.severedOpener must be "confirm" or "refuse"');
-  if (typeof siteName !== 'string' || siteName.trim() === '' || siteName.length > 100) throw new TypeError('popup.siteName must be a name of 1 to 100 characters');
+  if (typeof siteName !== 'string' || siteName.trim() === '' || siteName.length > 100)
+    throw new TypeError('popup.siteName must be a name of 1 to 100 characters');
   if (typeof dangerouslyAllowHttp !== 'boolean') throw new TypeError('popup.dangerouslyAllowHttp must be a boolean');
   return { severedOpener, siteName, dangerouslyAllowHttp };
 }

@@ -31,14 +31,16 @@ export type Verify = (token: string) => Promise<VerifiedToken | Response>;
 export function createVerify(settings: HandlerSettings, options: Pick<TokenHandlerOptions, 'fetch' | 'timeoutMs' | 'ownership'>): Verify {
   const { baseUrl, apiBaseUrl, requiredScopes, applicationId } = settings;
   const { fetch, timeoutMs } = options;
-  const checkOwnership = options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch, timeoutMs });
+  const checkOwnership =
+    options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch, timeoutMs });
 
   return async (token) => {
     const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch, timeoutMs });
     try {
       const info = await itch.credentialsInfo();
       const missing = missingScopes(info.scopes, requiredScopes);
-      if (missing.length > 0) return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+      if (missing.length > 0)
+        return errorResponse(403, `the access token lacks the required scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
       if (info.oauth_application_id !== applicationId) return errorResponse(403, 'the access token was not issued to this application');
       const user = await itch.profile();
       if (checkOwnership === undefined) return { user, scopes: info.scopes };

@@ -24,17 +24,38 @@
       baseURI: document.baseURI,
       referrer: document.referrer,
       windowName: window.name,
-      historyState: safe(function () { return JSON.stringify(history.state); }),
-      session: safe(function () { return JSON.stringify(Object.assign({}, sessionStorage)); }),
-      local: safe(function () { return JSON.stringify(Object.assign({}, localStorage)); }),
+      historyState: safe(function () {
+        return JSON.stringify(history.state);
+      }),
+      session: safe(function () {
+        return JSON.stringify(Object.assign({}, sessionStorage));
+      }),
+      local: safe(function () {
+        return JSON.stringify(Object.assign({}, localStorage));
+      }),
       cookie: document.cookie,
       html: document.documentElement ? document.documentElement.outerHTML : '',
       navigationEntries: safe(function () {
-        return JSON.stringify(performance.getEntriesByType('navigation').map(function (e) { return e.toJSON(); }));
+        return JSON.stringify(
+          performance.getEntriesByType('navigation').map(function (e) {
+            return e.toJSON();
+          }),
+        );
       }),
-      allEntries: safe(function () { return performance.getEntries().map(function (e) { return e.name; }); }),
+      allEntries: safe(function () {
+        return performance.getEntries().map(function (e) {
+          return e.name;
+        });
+      }),
       navigationApi: safe(function () {
-        return window.navigation ? navigation.entries().map(function (e) { return e.url; }).concat(navigation.currentEntry.url) : [];
+        return window.navigation
+          ? navigation
+              .entries()
+              .map(function (e) {
+                return e.url;
+              })
+              .concat(navigation.currentEntry.url)
+          : [];
       }),
     };
     // Another realm's untouched native getters, applied to this document's objects.
@@ -45,7 +66,9 @@
       var entries = realm.Performance.prototype.getEntriesByType.call(performance, 'navigation');
       var nameGetter = Object.getOwnPropertyDescriptor(realm.PerformanceEntry.prototype, 'name').get;
       return {
-        navigation: entries.map(function (e) { return nameGetter.call(e); }),
+        navigation: entries.map(function (e) {
+          return nameGetter.call(e);
+        }),
         href: Object.getOwnPropertyDescriptor(realm.location, 'href') ? 'own' : 'none',
         url: Object.getOwnPropertyDescriptor(realm.Document.prototype, 'URL').get.call(document),
       };
@@ -65,7 +88,12 @@
   // Whatever arrives later: buffered performance entries, fetches of other scripts, leaving.
   safe(function () {
     new PerformanceObserver(function (list) {
-      report('observer', list.getEntries().map(function (e) { return JSON.stringify(e.toJSON()); }));
+      report(
+        'observer',
+        list.getEntries().map(function (e) {
+          return JSON.stringify(e.toJSON());
+        }),
+      );
     }).observe({ type: 'navigation', buffered: true });
   });
   var originalFetch = window.fetch;

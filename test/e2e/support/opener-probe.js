@@ -31,7 +31,13 @@
   };
 
   addEventListener('message', function (event) {
-    report('message', { origin: event.origin, data: safe(function () { return JSON.stringify(event.data); }) || String(event.data) });
+    report('message', {
+      origin: event.origin,
+      data:
+        safe(function () {
+          return JSON.stringify(event.data);
+        }) || String(event.data),
+    });
   });
   addEventListener('storage', function (event) {
     report('storage-event', { key: event.key, value: event.newValue });
@@ -39,21 +45,36 @@
   ['itch-oauth', 'itch-oauth-widget', 'itch-oauth:popup', 'oauth'].forEach(function (name) {
     safe(function () {
       new BroadcastChannel(name).onmessage = function (event) {
-        report('broadcast', safe(function () { return JSON.stringify(event.data); }));
+        report(
+          'broadcast',
+          safe(function () {
+            return JSON.stringify(event.data);
+          }),
+        );
       };
     });
   });
 
   setInterval(function () {
     report('storage', {
-      local: safe(function () { return JSON.stringify(Object.assign({}, localStorage)); }),
-      session: safe(function () { return JSON.stringify(Object.assign({}, sessionStorage)); }),
-      cookie: safe(function () { return document.cookie; }),
+      local: safe(function () {
+        return JSON.stringify(Object.assign({}, localStorage));
+      }),
+      session: safe(function () {
+        return JSON.stringify(Object.assign({}, sessionStorage));
+      }),
+      cookie: safe(function () {
+        return document.cookie;
+      }),
     });
     popups.forEach(function (popup) {
-      var href = safe(function () { return popup.location.href; });
+      var href = safe(function () {
+        return popup.location.href;
+      });
       if (href) report('popup-location', href);
-      var html = safe(function () { return popup.document.documentElement.outerHTML; });
+      var html = safe(function () {
+        return popup.document.documentElement.outerHTML;
+      });
       if (html) report('popup-document', html);
     });
   }, 4);

@@ -132,18 +132,34 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
 <meta charset="utf-8"><title>Callback</title>
 <script>${probe.replace("'KIND'", '"callback"')}</script>
 <script src="/dist/itch-oauth.iife.js"></script></head><body><itch-oauth-callback ${options.callbackAttributes ?? ''}></itch-oauth-callback></body></html>`,
-        options.callbackCoop ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Referrer-Policy': 'no-referrer' } : { 'Referrer-Policy': 'no-referrer' },
+        options.callbackCoop
+          ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Referrer-Policy': 'no-referrer' }
+          : { 'Referrer-Policy': 'no-referrer' },
       );
     }
-    if (path === '/spa.html') return send(res, 200, 'text/html', openerPage('spa', `<itch-login-button ${world.buttonAttributes} mode="popup"></itch-login-button>`));
+    if (path === '/spa.html')
+      return send(
+        res,
+        200,
+        'text/html',
+        openerPage('spa', `<itch-login-button ${world.buttonAttributes} mode="popup"></itch-login-button>`),
+      );
     send(res, 404, 'text/plain', 'not found');
   });
   const gameServer = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await common(req, res, path)) return;
     if (path === '/game.html') {
-      const isolation = options.isolated ? { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'cross-origin' } : undefined;
-      return send(res, 200, 'text/html', openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`), isolation);
+      const isolation = options.isolated
+        ? { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Resource-Policy': 'cross-origin' }
+        : undefined;
+      return send(
+        res,
+        200,
+        'text/html',
+        openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`),
+        isolation,
+      );
     }
     send(res, 404, 'text/plain', 'not found');
   });
@@ -170,8 +186,13 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
     const redirectUri = `${world.app}/callback.html`;
     const query = `client_id=${client.clientId}&redirect_uri=${encodeURIComponent(redirectUri)}&scope=profile%3Ame&state=`;
     const page = (script: string, head = '') =>
-      send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Free gems</title>${head}</head><body>
-<h1>Free gems</h1><button id="go">Claim</button><output id="result"></output><script>${script}</script></body></html>`);
+      send(
+        res,
+        200,
+        'text/html',
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Free gems</title>${head}</head><body>
+<h1>Free gems</h1><button id="go">Claim</button><output id="result"></output><script>${script}</script></body></html>`,
+      );
     // The attacker's state, made from a verifier the attacker keeps (`?verifier=`).
     const stateScript = `const verifier = new URLSearchParams(location.search).get('verifier');
 const sha256 = async (text) => btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');

@@ -105,7 +105,11 @@ function callbackPage(options: CallbackPageOptions, origin: string): string {
       : `<script${loading === 'blocking' ? '' : ` ${loading}`} src="${origin}/dist/${file}" data-backend="${backend}"${noRedirect ? ' data-no-redirect' : ''}${
           options.pending === undefined ? '' : ` data-pending="${options.pending}"`
         }></script>`;
-  const headHostile = hostile ? HOSTILE_KINDS.filter((k) => k !== 'body-inline').map(script).join('\n') : '';
+  const headHostile = hostile
+    ? HOSTILE_KINDS.filter((k) => k !== 'body-inline')
+        .map(script)
+        .join('\n')
+    : '';
   return `<!doctype html>
 <html lang="en"><head>${options.headStart ?? ''}${captureTag}
 <meta charset="utf-8"><title>Callback</title>
@@ -180,12 +184,18 @@ export async function startSite(): Promise<Site> {
       const answer = status < 300 ? { user: { id: 1, username: 'leafo' } } : { errors: [`refused with ${status}`] };
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
-    if (path === '/callback.html') return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`), site.page.headers);
+    if (path === '/callback.html')
+      return send(res, 200, 'text/html', callbackPage(site.page, `http://${req.headers.host}`), site.page.headers);
     // No icon, and no failed request in any engine's console.
     if (path === '/favicon.ico') return send(res, 204, 'text/plain', '');
     if (path === '/game.html' && site.game) return send(res, 200, 'text/html', site.game);
     // Any other path: a plain page of the game site (start page, return-to targets).
-    return send(res, 200, 'text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1></body></html>`);
+    return send(
+      res,
+      200,
+      'text/html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${path}</title></head><body><h1>${path.replace(/[<&]/g, '')}</h1></body></html>`,
+    );
   });
 
   // The fake itch.io: approves at once, like a user who clicks Approve.

@@ -25,7 +25,9 @@ export async function freePort(): Promise<number> {
 
 /** redis-server on `port`; resolves when it accepts connections. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     redis.once('error', reject);
     redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));

@@ -11,7 +11,9 @@ const env = process.env;
 const store =
   env['REDIS_PORT'] === undefined
     ? undefined
-    : createStorage({ driver: redisDriver({ host: '127.0.0.1', port: Number(env['REDIS_PORT']), base: 'itch-instances', maxRetriesPerRequest: 0 }) });
+    : createStorage({
+        driver: redisDriver({ host: '127.0.0.1', port: Number(env['REDIS_PORT']), base: 'itch-instances', maxRetriesPerRequest: 0 }),
+      });
 const sessions = createSessions({ secrets: [env['SESSION_SECRET']!], store });
 const handleToken = createTokenHandler({
   applicationId: Number(env['APPLICATION_ID']),
