@@ -199,7 +199,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const progress: PopupProgress = {};
   const onMessage = (event: MessageEvent) => {
     const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
-    if (event.origin != backend!.origin || state === undefined || data?.state != state) return;
+    if (event.origin !== backend!.origin || state === undefined || data?.state !== state) return;
     if (popup !== null && event.source !== popup) return;
     // The start page goes on to itch.io: a close from now on may be an authorization page's COOP.
     // (From the backend's own page in this popup: what it says of itch.io's page is the backend's.)

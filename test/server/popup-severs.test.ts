@@ -63,6 +63,44 @@ describe("the bind answer tells whether itch.io's page severs the popup", () => 
     assert.match(answer.authorize, /^http:\/\/127\.0\.0\.1:9\/user\/oauth\?/);
   });
 
+  /** The bind answer when itch.io's authorization page answers as `answer` does. */
+  async function bindAnswerFrom(answer: Parameters<typeof createServer>[1]): Promise<{ authorize: string; severs?: boolean }> {
+    const itch = createServer(answer);
+    await new Promise<void>((resolve) => itch.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(itch.address() as AddressInfo).port}`;
+      return await bindAnswer({ url, apiUrl: `${url}/api/1` });
+    } finally {
+      itch.closeAllConnections();
+      itch.close();
+    }
+  }
+
+  it('not said when the page answers an error (a bot check, an outage), whatever its headers', async () => {
+    const answer = await bindAnswerFrom((_request, response) => {
+      response.writeHead(403, { 'Cross-Origin-Opener-Policy': 'same-origin' }).end('checking your browser');
+    });
+    assert.equal(answer.severs, undefined);
+  });
+
+  it('not said, and nothing thrown, when the answer breaks off mid-body', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const answer = await bindAnswerFrom((_request, response) => {
+        response.writeHead(200, { 'Cross-Origin-Opener-Policy': 'same-origin', 'Content-Length': '100000' });
+        response.write('<!doctype html>');
+        setTimeout(() => response.socket?.destroy(), 20);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.notEqual(answer.severs, false);
+      assert.deepEqual(unhandled, [], 'no promise rejected unhandled (Node would end the process)');
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('asks itch.io once, however many start pages are served', async () => {
     let asked = 0;
     const itch = createServer((_request, response) => {

@@ -75,14 +75,18 @@ function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undef
   let known: { at: number; answer: Promise<boolean | undefined> } | undefined;
   return () => {
     if (known === undefined || Date.now() - known.at > SEVERS_KNOWN_MS) {
-      const answer = fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(5000) }).then(
-        async (response) => {
+      const answer = fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(5000) })
+        .then(async (response) => {
+          // Asked without a client, the page answers its own error page (400), with its headers; a
+          // bot check (403, 429) or an outage (5xx) is another server's answer and says nothing.
+          const page = response.status < 500 && response.status !== 403 && response.status !== 429;
+          const policy = page ? (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim() : undefined;
           await response.body?.cancel();
-          const policy = (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim();
-          return policy !== '' && policy !== 'unsafe-none';
-        },
-        () => undefined,
-      );
+          return policy === undefined ? undefined : policy !== '' && policy !== 'unsafe-none';
+        })
+        // Whatever fails (the network, the body's cancel) leaves it unknown, never a rejection:
+        // every bind awaits this answer.
+        .catch(() => undefined);
       known = { at: Date.now(), answer };
       // Not known (itch.io unreachable): asked again after a minute, not at every start page.
       void answer.then((value) => {
