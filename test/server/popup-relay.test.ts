@@ -231,6 +231,38 @@ describe('popup relay: a login bound to the browser that started it', () => {
     assert.equal(logins.length, 2);
   });
 
+  it("lets no page grow the browser's cookies: a bind that finds 8 binding cookies ends them all, and its own login still completes", async () => {
+    const { handler, logins } = handlerWith();
+    // A page that keeps sending its popup to new start pages, each bound: the browser's cookies.
+    const jar = new Map<string, string>();
+    const carried = (): string => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    let last = await pair();
+    for (let round = 0; round < 200; round++) {
+      last = await pair();
+      const bind = await handler(
+        post(
+          { popup_bind: last.state, opener: APP, binding: last.binding },
+          APP,
+          'same-origin',
+          { cookie: carried() },
+          startUrl(last.state),
+        ),
+      );
+      assert.equal(bind.status, 200);
+      for (const set of bind.headers.getSetCookie()) {
+        const [pairText, ...attributes] = set.split('; ');
+        const [name, value] = pairText!.split('=') as [string, string];
+        if (attributes.includes('Max-Age=0')) jar.delete(name);
+        else jar.set(name, value);
+      }
+    }
+    assert.ok(jar.size <= 8, `${jar.size} binding cookies after 200 binds`);
+    assert.ok(carried().length < 1024, `a Cookie header of ${carried().length} bytes`);
+    assert.equal((await handler(deposit(last.state, carried()))).status, 202);
+    assert.equal((await handler(post({ popup_verifier: last.verifier }))).status, 200);
+    assert.equal(logins.length, 1);
+  });
+
   it('sets the value it computes at every binding, never one the request carries', async () => {
     const { handler } = handlerWith();
     const victim = await pair();

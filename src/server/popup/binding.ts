@@ -40,6 +40,26 @@ export function bindingCookie(state: string, binding: Binding, secure: boolean):
   });
 }
 
+/** Binding cookies one browser may hold for this site before a bind ends the others. */
+export const MAX_BINDINGS = 8;
+
+/**
+ * The `Set-Cookie`s that end every binding cookie `request` carries, when it carries
+ * {@link MAX_BINDINGS} or more (none otherwise). A page that keeps sending its popup to new start
+ * pages (any page on an allowed origin can) would otherwise grow this site's `Cookie` header past
+ * what servers accept (8 to 16 KiB: every request of the player then fails) and push the site's
+ * own cookies out of the browser's per-site limit. No person has eight popup logins under way.
+ */
+export function overflowingBindingCookies(request: Request): string[] {
+  const names = Object.keys(parseCookies(request.headers.get('cookie') ?? '')).filter(
+    (name) => name.startsWith(SECURE_PREFIX) || name.startsWith(PLAIN_PREFIX),
+  );
+  if (names.length < MAX_BINDINGS) return [];
+  return names.map((name) =>
+    serializeCookie(name, '', { path: '/', httpOnly: true, secure: name.startsWith(SECURE_PREFIX), sameSite: 'Lax', maxAge: 0 }),
+  );
+}
+
 /** The `Set-Cookie` that ends the binding of `state` (after its deposit). */
 export function clearBindingCookie(state: string, secure: boolean): string {
   return serializeCookie(bindingCookieName(state, secure), '', { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: 0 });

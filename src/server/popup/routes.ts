@@ -18,7 +18,7 @@
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
 import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
-import { bindingCookie, clearBindingCookie, isLoopbackOrigin, readBinding } from './binding.js';
+import { bindingCookie, clearBindingCookie, isLoopbackOrigin, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
 
@@ -95,6 +95,12 @@ function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undef
     }
     return known.answer;
   };
+}
+
+/** `response` with these `Set-Cookie`s, in this order (a later one for a name wins). */
+function withCookies(response: Response, cookies: readonly string[]): Response {
+  for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
+  return response;
 }
 
 /** The handler's popup requests (see the top of this file). */
@@ -187,11 +193,10 @@ export function popupRoutes(options: PopupRoutesOptions) {
           return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, {
             'Retry-After': '60',
           });
-        return jsonResponse(
-          200,
-          { authorize: authorizeUrl(new URL(request.url).searchParams, state) },
-          { 'Set-Cookie': bindingCookie(state, { kind: 'code', secret }, secure) },
-        );
+        return withCookies(jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }), [
+          ...overflowingBindingCookies(request),
+          bindingCookie(state, { kind: 'code', secret }, secure),
+        ]);
       }
 
       if (!mayOpen(body.opener, request, origin)) {
@@ -206,7 +211,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       }
       const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
       const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
-      return jsonResponse(200, answer, { 'Set-Cookie': cookie });
+      return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
     },
 
     async deposit(request: Request, token: string, state: string): Promise<Response> {
