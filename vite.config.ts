@@ -2,6 +2,7 @@
 //   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
+//   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
 import { defineConfig, type UserConfig } from 'vite';
 
 const iife = (entry: string, fileName: string): UserConfig => ({
@@ -17,6 +18,7 @@ const iife = (entry: string, fileName: string): UserConfig => ({
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'script-tag') return iife('src/script-tag.ts', 'itch-oauth.iife.js');
   if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
+  if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
     build: {
       target: 'es2022',

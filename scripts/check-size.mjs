@@ -19,6 +19,9 @@ const budgets = [
   // popup that window.open could not return, the code view, the refusal codes in words: about
   // 600 B, for which it grew to 14 KiB).
   ['dist/itch-oauth.iife.js', 14317],
+  // ItchOAuth.bridge for game engines (string options in, a JSON string to a named callback out,
+  // cancel by id), in a file of its own so that pages with the button do not pay for it.
+  ['dist/itch-oauth-bridge.iife.js', 640],
 ];
 
 let failed = false;
