@@ -1,13 +1,6 @@
 /// Async - Social event of the object that logs the player in (GameMaker HTML5 export).
-/// itch_login() and itch_login_cancel() are the extension's functions (itch_login.js).
-/// Start the login in a click: a Left Pressed event, or a Step event with mouse_check_button_pressed.
-///
-///   login_id = itch_login(json_stringify({
-///       clientId: "YOUR_CLIENT_ID",
-///       redirectUri: "https://mygame.example/callback.html",
-///       backend: "https://mygame.example/auth/itch",
-///       mode: "popup"
-///   }));
+/// itch_login() and itch_login_cancel() are the extension's functions (itch_login.js); the login
+/// starts in itch_login_left_pressed.gml.
 
 if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
     if (async_load[? "ok"] == 1) {

@@ -1,5 +1,5 @@
-// engines/unity: ItchLogin.cs compiles with Mono's C# compiler (Debian's mono-mcs) against a stub
-// of the UnityEngine types it uses, for the WebGL build (UNITY_WEBGL: the [DllImport("__Internal")]
+// engines/unity: ItchLogin.cs and the example ItchLoginButton.cs compile with Mono's C# compiler
+// (Debian's mono-mcs) against a stub of the UnityEngine types they use, for the WebGL build (UNITY_WEBGL: the [DllImport("__Internal")]
 // functions) and for the editor; and the functions it imports are those ItchLogin.jslib defines.
 // Unity itself cannot run here. Without mcs the compilation is skipped, unless CI=true.
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const file = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const script = file('engines/unity/Scripts/ItchLogin.cs');
+const example = file('engines/unity/Scripts/ItchLoginButton.cs');
 const jslib = file('engines/unity/Plugins/WebGL/ItchLogin.jslib');
 const stub = file('test/scripts/fixtures/unity-stub/UnityEngine.cs');
 
@@ -30,6 +31,7 @@ function compile(defines: string[]): { status: number | null; output: string } {
       ...defines.map((name) => `-define:${name}`),
       stub,
       script,
+      example,
     ],
     { encoding: 'utf8' },
   );
