@@ -3,7 +3,7 @@
 // template, or engine_template.html), and the game depends on the jstodef extension
 // (https://github.com/AGulev/jstodef), whose JsToDef.send(message_id, message) hands an object to
 // the Lua listeners as a table. itch_login.lua calls ItchLoginDefold.login through html5.run.
-var ItchLoginDefold = {
+const ItchLoginDefold = {
   /** Starts a login with login()'s options (an object, or its JSON); returns its id. */
   login: function (options) {
     return ItchOAuth.bridge.login(typeof options === 'string' ? options : JSON.stringify(options), 'ItchLoginDefold.settled');
@@ -14,12 +14,12 @@ var ItchLoginDefold = {
   },
   /** The bridge's callback: one "itch_login" message to the Lua listeners. */
   settled: function (resultJson) {
-    var result = JSON.parse(resultJson);
-    var message = { id: result.id, ok: result.ok };
+    const result = JSON.parse(resultJson);
+    const message = { id: result.id, ok: result.ok };
     if (result.ok) {
       // The answer's JSON as a string as well: json.decode gives every field, whatever JsToDef converts.
       message.response = JSON.stringify(result.response === undefined ? null : result.response);
-      var response = result.response || {};
+      const response = result.response || {};
       if (response.user) message.user = response.user;
       message.owns = response.owns || {};
       if (typeof response.gameToken === 'string') message.game_token = response.gameToken;

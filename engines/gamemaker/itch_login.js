@@ -4,6 +4,7 @@
 // export, or the extension's files). The outcome arrives in the Async Social event: the runner's
 // GMS_API.send_async_event_social(map) makes async_load of a plain object whose values are
 // strings and numbers (GML reads them with async_load[? "key"]).
+/* eslint-disable @typescript-eslint/no-unused-vars -- the functions are called by their names: GML's by the extension's external names, the last by the bridge */
 
 /** Starts a login with the options JSON; returns its id. The Async Social event receives its outcome. */
 function itch_login(options_json) {
@@ -17,10 +18,10 @@ function itch_login_cancel(id) {
 
 /** The bridge's callback: one Async Social event with type "itch_login". */
 function itch_login_settled(result_json) {
-  var result = JSON.parse(result_json);
-  var map = { type: 'itch_login', id: result.id, ok: result.ok ? 1 : 0 };
+  const result = JSON.parse(result_json);
+  const map = { type: 'itch_login', id: result.id, ok: result.ok ? 1 : 0 };
   if (result.ok) {
-    var response = result.response || {};
+    const response = result.response || {};
     // The whole answer as JSON (json_parse it in GML), and what most games read at once.
     map.response = JSON.stringify(result.response === undefined ? null : result.response);
     if (response.user) {

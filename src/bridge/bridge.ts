@@ -44,9 +44,9 @@ export interface Bridge {
 
 /** The function at `name` from the global object (`onLogin`, or a dotted path such as `MyGame.onLogin`). */
 function callbackAt(name: string): (resultJson: string) => unknown {
-  const found: unknown = String(name)
+  const found = String(name)
     .split('.')
-    .reduce<any>((object, key) => object?.[key], globalThis);
+    .reduce<unknown>((object, key) => (object as Record<string, unknown> | null | undefined)?.[key], globalThis);
   if (typeof found != 'function') throw TypeError(`ItchOAuth.bridge: ${name} is not a global function`);
   return found as (resultJson: string) => unknown;
 }

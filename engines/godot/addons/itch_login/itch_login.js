@@ -7,12 +7,12 @@
 // The callback receives one argument, the bridge's result JSON; GDScript sees it as args[0].
 (function () {
   'use strict';
-  var pending = {};
+  const pending = {};
   window.ItchLoginGodot = {
     /** Starts a login; returns its id. `callback(resultJson)` is called once when it settles. */
     login: function (optionsJson, callback) {
       if (typeof callback !== 'function') throw new TypeError('ItchLoginGodot.login: the callback is not a function');
-      var id = ItchOAuth.bridge.login(String(optionsJson), 'ItchLoginGodot.settled');
+      const id = ItchOAuth.bridge.login(String(optionsJson), 'ItchLoginGodot.settled');
       pending[id] = callback;
       return id;
     },
@@ -22,8 +22,8 @@
     },
     /** The bridge's callback: the result goes to the callback of its login (the bridge calls it after login() returned). */
     settled: function (resultJson) {
-      var id = JSON.parse(resultJson).id;
-      var callback = pending[id];
+      const id = JSON.parse(resultJson).id;
+      const callback = pending[id];
       delete pending[id];
       if (callback) callback(resultJson);
     },

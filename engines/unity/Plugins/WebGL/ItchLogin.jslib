@@ -17,7 +17,12 @@ mergeInto(LibraryManager.library, {
         var result = JSON.parse(resultJson);
         var name = relay.targets[result.id];
         delete relay.targets[result.id];
-        if (result.ok) SendMessage(name, 'OnItchLoginSuccess', result.id + '\n' + JSON.stringify(result.response === undefined ? null : result.response));
+        if (result.ok)
+          SendMessage(
+            name,
+            'OnItchLoginSuccess',
+            result.id + '\n' + JSON.stringify(result.response === undefined ? null : result.response),
+          );
         else SendMessage(name, 'OnItchLoginError', JSON.stringify({ id: result.id, code: result.code, message: result.message }));
       },
     });
