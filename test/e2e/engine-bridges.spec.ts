@@ -305,6 +305,9 @@ document.getElementById('loop').onclick = () => { wanted = true; };
 </script></body></html>`;
 }
 
+// Each test waits on the emulator's page and a popup login on a machine that may be busy.
+test.describe.configure({ timeout: 60_000 });
+
 let world: World;
 test.beforeAll(async () => {
   world = await startWorld();
@@ -332,7 +335,7 @@ async function outcomes(page: Page): Promise<Outcome[]> {
 }
 
 async function approve(popup: Page, userId: number = C.users.gamer): Promise<void> {
-  await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
+  await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
   await popup.getByLabel('Log in as').selectOption(String(userId));
   await popup.getByRole('button', { name: 'Approve' }).click();
 }
@@ -362,7 +365,7 @@ for (const engine of ENGINES) {
       const opened = context.waitForEvent('page');
       await page.getByRole('button', { name: 'Play', exact: true }).click();
       const popup = await opened;
-      await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
+      await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
       await popup.close();
       await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
       const [outcome] = await outcomes(page);
