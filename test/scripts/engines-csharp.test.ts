@@ -58,7 +58,7 @@ describe('engines/unity ItchLogin.cs', () => {
 
   it('has the methods ItchLogin.jslib calls through SendMessage, each taking one string', () => {
     const source = readFileSync(script, 'utf8');
-    const sent = [...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\w+, '(\w+)'/g)].map((match) => match[1]);
+    const sent = [...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\s*\w+,\s*'(\w+)'/g)].map((match) => match[1]);
     assert.deepEqual(sent.sort(), ['OnItchLoginError', 'OnItchLoginSuccess']);
     for (const method of sent) assert.match(source, new RegExp(`void ${method}\\(string \\w+\\)`));
   });
