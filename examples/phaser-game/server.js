@@ -69,8 +69,6 @@ const vault = sessions.route({ allow: ['game'] }, async (_request, session) =>
     : Response.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: STORE_URL }, { status: 403 }),
 );
 app.on(['GET', 'OPTIONS'], '/api/levels/vault', (c) => vault(c.req.raw));
-// A fresh game token for a valid one, before it expires (never past the session's maxAge).
-app.on(['POST', 'OPTIONS'], '/api/renew', (c) => sessions.renew(c.req.raw));
 
 async function page(file, c) {
   const html = await readFile(new URL(file, import.meta.url), 'utf8');
