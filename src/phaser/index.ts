@@ -29,7 +29,9 @@ export interface ItchLoginAnswer {
 /**
  * A global Phaser plugin that logs the player in with itch.io.
  *
- * Installed once in the game config, with the options every login shares as its `data`:
+ * Installed once in the game config, with the options every login shares as its `data`. The
+ * game's event emitter (`game.events`) gets `itch-login` with the backend's answer after a login,
+ * and `itch-login-error` with the `ItchOAuthError` (its `code`) after a failed one.
  *
  * @example
  * new Phaser.Game({
@@ -39,9 +41,6 @@ export interface ItchLoginAnswer {
  * // in a scene, in an input handler (the popup needs the click):
  * button.on('pointerup', () => (this.plugins.get('ItchLogin') as ItchLoginPlugin).login());
  * this.game.events.on('itch-login', (answer: ItchLoginAnswer) => greet(answer.user));
- *
- * The game's event emitter (`game.events`) gets `itch-login` with the backend's answer after a
- * login, and `itch-login-error` with the `ItchOAuthError` (its `code`) after a failed one.
  */
 export class ItchLoginPlugin extends Plugins.BasePlugin {
   /** The options of every login: the plugin's `data` in the game config. */
