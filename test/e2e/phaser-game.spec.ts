@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import config from '../../playwright.config.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -33,6 +34,9 @@ let origin: string;
 let log = '';
 
 test.describe.configure({ timeout: 60_000 });
+// The popup blocker on (Playwright turns it off for Chromium by default): the login's popup opens
+// only because the player's click on the canvas reached login() with its activation.
+test.use({ launchOptions: { ...config.use?.launchOptions, ignoreDefaultArgs: ['--disable-popup-blocking'] } });
 
 /** A port nobody listens on right now. */
 async function freePort(): Promise<number> {
@@ -131,6 +135,9 @@ test('an owner of the game logs in from the canvas, is greeted, and opens the va
   context,
 }) => {
   const { game, click } = await openGame(page);
+  // Control: the blocker is on. (page.evaluate runs with an activation: 6 s on, it has expired.)
+  const blocked = await page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(window.open('about:blank') === null), 6000)));
+  expect(blocked, 'a popup without an activation is blocked').toBe(true);
   const answer = await logIn(page, context, click, owner);
   expect(answer.user.id).toBe(owner.id);
   expect(answer.owns).toEqual({ [STARFALL_KEEP]: true });
