@@ -7,7 +7,8 @@
 // refused, a session that outlives a restart with the same SESSION_SECRET), the framed game of
 // static-node and cloudflare-worker (another origin, its popup login's game token, its saves,
 // renewal and reloads), and (started again with an https PUBLIC_ORIGIN, as behind a proxy that
-// ends TLS) a Secure __Host- cookie though the request is http.
+// ends TLS) a Secure __Host- cookie though the request is http. (examples/phaser-game, a game
+// built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
