@@ -7,12 +7,12 @@
 // ownership from the game token it signed, never from the game.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import config from '../../playwright.config.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { freePort } from './support/free-port.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const example = path.join(examples, 'phaser-game');
@@ -37,15 +37,6 @@ test.describe.configure({ timeout: 60_000 });
 // The popup blocker on (Playwright turns it off for Chromium by default): the login's popup opens
 // only because the player's click on the canvas reached login() with its activation.
 test.use({ launchOptions: { ...config.use?.launchOptions, ignoreDefaultArgs: ['--disable-popup-blocking'] } });
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
