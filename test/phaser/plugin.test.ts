@@ -171,3 +171,44 @@ describe('ItchLoginPlugin', () => {
     }
   });
 });
+
+// What the README tells game developers: Phaser calls input listeners inside the browser's event,
+// which carries the player's activation (no input queue to run them a frame later).
+describe("Phaser's input, where a login keeps the player's activation", () => {
+  let game: Phaser.Game;
+  afterEach(async () => destroy(game));
+
+  it("runs a game object's pointerdown and pointerup, and keydown-ENTER, inside the DOM event", async () => {
+    const heard: string[] = [];
+    const ready = new Promise<Phaser.Scene>((resolve) => {
+      game = new Phaser.Game({
+        type: Phaser.CANVAS,
+        width: 200,
+        height: 100,
+        banner: false,
+        audio: { noAudio: true },
+        scene: {
+          create(this: Phaser.Scene) {
+            const button = this.add.rectangle(100, 50, 80, 40, 0xfa5c5c).setInteractive();
+            button.on('pointerdown', () => heard.push('pointerdown'));
+            button.on('pointerup', () => heard.push('pointerup'));
+            this.input.keyboard!.on('keydown-ENTER', () => heard.push('keydown-ENTER'));
+            resolve(this);
+          },
+        },
+      });
+    });
+    await ready;
+    // (A new interactive object joins the input plugin's list at the next step.)
+    for (let step = 0; step < 2; step++) await new Promise((resolve) => game.events.once(Phaser.Core.Events.POST_STEP, resolve));
+    const box = game.canvas.getBoundingClientRect();
+    const at = { clientX: box.left + 100, clientY: box.top + 50, bubbles: true, cancelable: true };
+    // Each listener has run when dispatchEvent returns: within the event, not at a later frame.
+    game.canvas.dispatchEvent(new MouseEvent('mousedown', at));
+    expect(heard).to.deep.equal(['pointerdown']);
+    game.canvas.dispatchEvent(new MouseEvent('mouseup', at));
+    expect(heard).to.deep.equal(['pointerdown', 'pointerup']);
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', keyCode: 13, bubbles: true }));
+    expect(heard).to.deep.equal(['pointerdown', 'pointerup', 'keydown-ENTER']);
+  });
+});
