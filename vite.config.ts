@@ -1,5 +1,5 @@
 // Three builds (see package.json "build"):
-//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open external)
+//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open, phaser external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 //   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
@@ -34,6 +34,7 @@ export default defineConfig(({ mode }): UserConfig => {
           cli: 'src/cli.ts',
           vite: 'src/vite/index.ts',
           desktop: 'src/desktop/index.ts',
+          phaser: 'src/phaser/index.ts',
         },
         formats: ['es'],
       },
@@ -49,6 +50,8 @@ export default defineConfig(({ mode }): UserConfig => {
           /^node:/,
           /^vite$/,
           /^open$/,
+          // The game's own Phaser (an optional peer dependency): never bundled.
+          /^phaser$/,
         ],
       },
     },
