@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { assertApiBaseUrl, assertId, assertTimeout, lookupQuery, wharfQuery } from './client-arguments.js';
 import { placeCredential, type ItchCredential } from './credential.js';
@@ -153,7 +153,7 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
   const clientTimeoutMs = assertTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
   const send: FetchFunction = options.fetch ?? ((input, init) => fetch(input, init));
 
-  const call = <S extends z.ZodType>(
+  const call = <S extends z.ZodMiniType>(
     method: string,
     host: Host,
     path: string,

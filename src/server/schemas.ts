@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /*
  * Zod schemas of the itch.io API's resources and response bodies.
@@ -41,40 +41,43 @@ export function parseItchDate(value: string): Date | undefined {
 }
 
 /** An itch.io date string, parsed to a `Date`. */
-export const itchDateSchema = z.string().transform((value, ctx) => {
-  const date = parseItchDate(value);
-  if (date === undefined) {
-    ctx.issues.push({ code: 'custom', input: value, message: 'expected a date as "YYYY-MM-DD HH:MM:ss" (UTC) or RFC 3339' });
-    return z.NEVER;
-  }
-  return date;
-});
+export const itchDateSchema = z.pipe(
+  z.string(),
+  z.transform((value: string, ctx) => {
+    const date = parseItchDate(value);
+    if (date === undefined) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'expected a date as "YYYY-MM-DD HH:MM:ss" (UTC) or RFC 3339' });
+      return z.NEVER;
+    }
+    return date;
+  }),
+);
 
 /** A list that itch.io sends as `{}` when it is empty (an empty Lua table). */
-function itchList<T extends z.ZodType>(item: T) {
+function itchList<T extends z.ZodMiniType>(item: T) {
   const emptyObjectToList = (value: unknown): unknown =>
     typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value;
-  return z.preprocess(emptyObjectToList, z.array(item));
+  return z.pipe(z.transform(emptyObjectToList), z.array(item));
 }
 
-const id = z.int().positive();
-const count = z.int().nonnegative();
+const id = z.int().check(z.positive());
+const count = z.int().check(z.nonnegative());
 
 /** A user as it appears inside another resource (e.g. the developer of a game). */
 export const userSummarySchema = z.looseObject({
   id,
   username: z.string(),
-  display_name: z.string().optional(),
+  display_name: z.optional(z.string()),
   /** Site-relative or absolute address of the profile page. */
   url: z.string(),
-  cover_url: z.string().optional(),
+  cover_url: z.optional(z.string()),
 });
 
 /**
  * A public profile, as answered by `/me` and `/profile`.
  * @see https://itch.io/docs/api/serverside
  */
-export const userSchema = userSummarySchema.extend({
+export const userSchema = z.extend(userSummarySchema, {
   gamer: z.boolean(),
   developer: z.boolean(),
   press_user: z.boolean(),
@@ -98,27 +101,27 @@ export const earningSchema = z.looseObject({
 export const gameSchema = z.looseObject({
   id,
   url: z.string(),
-  title: z.string().optional(),
-  short_text: z.string().optional(),
-  type: z.string().optional(),
-  classification: z.string().optional(),
-  cover_url: z.string().optional(),
-  created_at: itchDateSchema.optional(),
-  published: z.boolean().optional(),
-  published_at: itchDateSchema.optional(),
+  title: z.optional(z.string()),
+  short_text: z.optional(z.string()),
+  type: z.optional(z.string()),
+  classification: z.optional(z.string()),
+  cover_url: z.optional(z.string()),
+  created_at: z.optional(itchDateSchema),
+  published: z.optional(z.boolean()),
+  published_at: z.optional(itchDateSchema),
   /** In the currency's minor unit (cents). */
-  min_price: count.optional(),
-  downloads_count: count.optional(),
-  purchases_count: count.optional(),
-  views_count: count.optional(),
-  p_android: z.boolean().optional(),
-  p_linux: z.boolean().optional(),
-  p_osx: z.boolean().optional(),
-  p_windows: z.boolean().optional(),
-  traits: itchList(z.string()).optional(),
-  earnings: itchList(earningSchema).optional(),
+  min_price: z.optional(count),
+  downloads_count: z.optional(count),
+  purchases_count: z.optional(count),
+  views_count: z.optional(count),
+  p_android: z.optional(z.boolean()),
+  p_linux: z.optional(z.boolean()),
+  p_osx: z.optional(z.boolean()),
+  p_windows: z.optional(z.boolean()),
+  traits: z.optional(itchList(z.string())),
+  earnings: z.optional(itchList(earningSchema)),
   /** The developer, in responses that embed it. */
-  user: userSummarySchema.optional(),
+  user: z.optional(userSummarySchema),
 });
 
 /**
@@ -133,7 +136,7 @@ export const downloadKeySchema = z.looseObject({
   downloads: count,
   created_at: itchDateSchema,
   /** Absent for a key bought without an account. */
-  owner: userSchema.optional(),
+  owner: z.optional(userSchema),
 });
 
 /**
@@ -159,13 +162,10 @@ export const purchaseSchema = z.looseObject({
   price: z.string(),
   sale_rate: z.number(),
   donation: z.boolean(),
-  quantity: z.int().positive().optional(),
+  quantity: z.optional(z.int().check(z.positive())),
   /** `"complete"` in every answer: only completed purchases are listed. */
-  status: z.string().optional(),
-  purchase_type: z
-    .string()
-    .transform((value) => value as PurchaseType)
-    .optional(),
+  status: z.optional(z.string()),
+  purchase_type: z.optional(z.pipe(z.string(), z.transform((value: string) => value as PurchaseType))),
 });
 
 /**
@@ -175,41 +175,41 @@ export const purchaseSchema = z.looseObject({
  */
 export const credentialInfoSchema = z.looseObject({
   scopes: itchList(z.string()),
-  expires_at: itchDateSchema.optional(),
+  expires_at: z.optional(itchDateSchema),
   /** `"key"` or `"jwt"` in current responses. */
-  type: z.string().optional(),
-  oauth_application_id: id.optional(),
+  type: z.optional(z.string()),
+  oauth_application_id: z.optional(id),
 });
 
 /** A collection of the user (profile/collections; fields not shown in itch.io's documentation). */
 export const collectionSchema = z.looseObject({
   id,
-  title: z.string().optional(),
-  games_count: count.optional(),
-  created_at: itchDateSchema.optional(),
-  updated_at: itchDateSchema.optional(),
+  title: z.optional(z.string()),
+  games_count: z.optional(count),
+  created_at: z.optional(itchDateSchema),
+  updated_at: z.optional(itchDateSchema),
 });
 
 /** A game the user purchased or claimed (profile/owned-keys; fields seen in real responses). */
 export const ownedKeySchema = z.looseObject({
   id,
   game_id: id,
-  downloads: count.optional(),
+  downloads: z.optional(count),
   /** Absent for a claimed key. */
-  purchase_id: id.optional(),
-  created_at: itchDateSchema.optional(),
-  updated_at: itchDateSchema.optional(),
-  game: gameSchema.optional(),
+  purchase_id: z.optional(id),
+  created_at: z.optional(itchDateSchema),
+  updated_at: z.optional(itchDateSchema),
+  game: z.optional(gameSchema),
 });
 
 /** A reward claimed by a buyer of one of the user's games (fields not shown in itch.io's documentation). */
 export const claimedRewardSchema = z.looseObject({
   id,
-  reward_id: id.optional(),
-  purchase_id: id.optional(),
-  game_id: id.optional(),
-  title: z.string().optional(),
-  created_at: itchDateSchema.optional(),
+  reward_id: z.optional(id),
+  purchase_id: z.optional(id),
+  game_id: z.optional(id),
+  title: z.optional(z.string()),
+  created_at: z.optional(itchDateSchema),
 });
 
 /**
@@ -217,8 +217,8 @@ export const claimedRewardSchema = z.looseObject({
  * @see https://itch.io/docs/api/serverside
  */
 export const errorsResponseSchema = z.looseObject({
-  errors: z.array(z.string()).min(1),
-  details: z.string().optional(),
+  errors: z.array(z.string()).check(z.minLength(1)),
+  details: z.optional(z.string()),
 });
 
 /** `/api/1/KEY/me` @see https://itch.io/docs/api/serverside */
@@ -240,8 +240,8 @@ export const profileCollectionsResponseSchema = z.looseObject({ collections: itc
 /** `/profile/owned-keys`, one page of it. @see https://itch.io/docs/api/oauth */
 export const profileOwnedKeysResponseSchema = z.looseObject({
   owned_keys: itchList(ownedKeySchema),
-  page: z.int().positive(),
-  per_page: z.int().positive(),
+  page: z.int().check(z.positive()),
+  per_page: z.int().check(z.positive()),
 });
 /**
  * `/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in itch.io's documentation; the
@@ -257,7 +257,7 @@ export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards:
  * when the channel has no build yet.
  * @see https://itch.io/docs/api/serverside
  */
-export const wharfLatestResponseSchema = z.looseObject({ latest: z.string().optional() });
+export const wharfLatestResponseSchema = z.looseObject({ latest: z.optional(z.string()) });
 
 export type UserSummary = z.infer<typeof userSummarySchema>;
 export type User = z.infer<typeof userSchema>;
