@@ -52,6 +52,18 @@ export default defineConfig(({ mode }): UserConfig => {
           /^vite$/,
           /^open$/,
         ],
+        output: {
+          // The token handler's itch.io client (login-client.ts, with what it imports) in a chunk,
+          // and the full client with the schemas only it reads in another: a bundle of the
+          // handler (a Worker) imports nothing from the second and drops it whole (the package's
+          // "sideEffects"), where the calls that build zod schemas would otherwise stay.
+          codeSplitting: {
+            groups: [
+              { name: 'itch-login', test: /\/src\/server\/login-client\.ts$/, priority: 2 },
+              { name: 'itch-client', test: /\/src\/server\/(client|schemas)\.ts$/, priority: 1 },
+            ],
+          },
+        },
       },
     },
   };

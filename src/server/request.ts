@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { redactSecret } from './credential.js';
 import { ItchApiError } from './errors.js';
-import { errorsResponseSchema } from './schemas.js';
+import { errorsResponseSchema } from './login-schemas.js';
 
 /** The part of `fetch` the client uses; the global `fetch` fits. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
