@@ -95,7 +95,12 @@ export const purchaseSchema = z.looseObject({
   quantity: z.optional(z.int().check(z.positive())),
   /** `"complete"` in every answer: only completed purchases are listed. */
   status: z.optional(z.string()),
-  purchase_type: z.optional(z.pipe(z.string(), z.transform((value: string) => value as PurchaseType))),
+  purchase_type: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((value: string) => value as PurchaseType),
+    ),
+  ),
 });
 
 /** A collection of the user (profile/collections; fields not shown in itch.io's documentation). */

@@ -41,7 +41,9 @@ const tokenBody = z.pipe(
     ),
     state: z.optional(matching(POPUP_STATE, 'state must be the state of a popup login ("p." and 43 base64url characters)')),
   }),
-  z.transform(({ access_token: token, state }): Body => (state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state })),
+  z.transform(({ access_token: token, state }): Body =>
+    state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state },
+  ),
 );
 
 const collectBody = z.pipe(
@@ -52,9 +54,7 @@ const collectBody = z.pipe(
 const bindBody = z.pipe(
   z.object({
     popup_bind: matching(POPUP_STATE, 'popup_bind must be the state of a popup login'),
-    opener: z.nullable(
-      z.string({ error: 'opener must be an origin or null' }).check(z.maxLength(300, 'opener must be an origin or null')),
-    ),
+    opener: z.nullable(z.string({ error: 'opener must be an origin or null' }).check(z.maxLength(300, 'opener must be an origin or null'))),
     binding: z.optional(z.string({ error: 'binding must be a string' })),
     confirmed: z._default(z.boolean({ error: 'confirmed must be a boolean' }), false),
   }),
