@@ -103,9 +103,7 @@ function readAnswer<S extends z.ZodMiniType>(status: number, ok: boolean, text: 
   if (!isJson) {
     throw fail('invalid_response', `itch.io ${endpoint} answered HTTP ${status} with a body that is not JSON`);
   }
-  // zod/mini ships no messages; English ones for this parse only (zod's global config is left as
-  // the application set it), so that the error says what was wrong.
-  const parsed = request.schema.safeParse(body, { error: ENGLISH });
+  const parsed = request.schema.safeParse(body, { error: inEnglish });
   if (!parsed.success) {
     throw fail(
       'invalid_response',
@@ -115,7 +113,17 @@ function readAnswer<S extends z.ZodMiniType>(status: number, ok: boolean, text: 
   return parsed.data;
 }
 
-const ENGLISH = en().localeError;
+const english = en().localeError;
+
+/**
+ * zod/mini ships no messages ("Invalid input"): English ones for this parse, unless the
+ * application configured zod's own (`z.config(...)`, which this never changes), so that the error
+ * says what was wrong.
+ */
+const inEnglish = (issue: Parameters<typeof english>[0]) => {
+  const { customError, localeError } = z.config();
+  return customError !== undefined || localeError !== undefined ? undefined : english(issue);
+};
 
 function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
