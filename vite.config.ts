@@ -62,6 +62,9 @@ export default defineConfig(({ mode }): UserConfig => {
           // "sideEffects"), where the calls that build zod schemas would otherwise stay.
           codeSplitting: {
             groups: [
+              // What the browser entries share with the server (the error codes, scopes, the
+              // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
+              { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },
               { name: 'itch-login', test: /\/src\/server\/login-client\.ts$/, priority: 2 },
               { name: 'itch-client', test: /\/src\/server\/(client|schemas)\.ts$/, priority: 1 },
             ],

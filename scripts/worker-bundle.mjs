@@ -25,6 +25,21 @@ const thisPackage = {
   },
 };
 
+/**
+ * Resolves the example's other bare imports (hono, unstorage) from the repository's node_modules,
+ * as the package's own imports are: whether examples/node_modules is installed must not change the
+ * figure (two copies of one library would be counted otherwise).
+ */
+const fromRoot = {
+  name: 'from-root',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.pluginData?.fromRoot || args.path.includes(':') || !args.importer.includes('/examples/')) return undefined;
+      return build.resolve(args.path, { kind: args.kind, resolveDir: root, pluginData: { fromRoot: true } });
+    });
+  },
+};
+
 /** The Worker's bundle (minified ES module), and the metafile that says what each input adds. */
 export async function measureWorker() {
   const result = await build({
@@ -38,7 +53,7 @@ export async function measureWorker() {
     external: ['cloudflare:*', 'node:*'],
     loader: { '.iife.js': 'text' },
     nodePaths: [`${root}node_modules`],
-    plugins: [thisPackage],
+    plugins: [thisPackage, fromRoot],
     logLevel: 'error',
     metafile: true,
     write: false,
