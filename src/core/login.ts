@@ -237,33 +237,38 @@ export function login(options: LoginOptions): Promise<LoginResult> {
       return error instanceof ItchOAuthError ? Promise.reject(error) : fail('config_invalid', String(error));
     }
   };
-  // Where the browser says whether a popup may open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
-  // it is asked first; elsewhere a refused popup is taken for a missing activation. Either way a
-  // person's click on the Continue button then starts the login as if it had been called in it.
-  const activation = (navigator as { userActivation?: { isActive: boolean } }).userActivation;
-  let ask = false;
+  // The person's click on the Continue button starts the login as if it had been called in it.
+  // One button at a time: a second call while it is shown waits for the same login.
+  const askPerson = () => {
+    void preparePopupLogin();
+    return (waitingForPerson ??= new Promise<LoginResult>((resolve, reject) => {
+      const done = (outcome: Promise<LoginResult>) => {
+        waitingForPerson = undefined;
+        outcome.then(resolve, reject);
+      };
+      const remove = showContinue(
+        () => done(follow()),
+        () => done(fail('popup_closed', 'the person cancelled the login')),
+      );
+      signal?.addEventListener('abort', () => remove() && done(fail('aborted', ABORTED)), { once: true });
+    }));
+  };
+  // Where the browser says that a popup may not open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
+  // the button asks for a click at once. A popup refused all the same (an engine without that
+  // API; WebKit, whose blocker refuses one a frame after the click that it calls active) asks too.
+  let active = true;
   try {
-    ask = activation?.isActive === false && checkLoginOptions(options).mode == 'popup';
+    active =
+      (navigator as { userActivation?: { isActive: boolean } }).userActivation?.isActive !== false ||
+      checkLoginOptions(options).mode != 'popup';
   } catch {
     // (Rejected by startLogin below.)
   }
-  const result = ask ? undefined : follow(activation ? {} : { blocked: () => !(ask = true) });
-  if (!ask) return result!;
-  // (Where it was tried, its popup_blocked is the person's to answer.)
-  result?.catch(() => undefined);
-  void preparePopupLogin();
-  // One button at a time: a second call while it is shown waits for the same login.
-  return (waitingForPerson ??= new Promise<LoginResult>((resolve, reject) => {
-    const done = (outcome: Promise<LoginResult>) => {
-      waitingForPerson = undefined;
-      outcome.then(resolve, reject);
-    };
-    const remove = showContinue(
-      () => done(follow()),
-      () => done(fail('popup_closed', 'the person cancelled the login')),
-    );
-    signal?.addEventListener('abort', () => remove() && done(fail('aborted', ABORTED)), { once: true });
-  }));
+  return active
+    ? follow({ blocked: () => false }).catch((error: ItchOAuthError) =>
+        error.code == 'popup_blocked' ? askPerson() : Promise.reject(error),
+      )
+    : askPerson();
 }
 
 const ABORTED = 'the page cancelled the login';
