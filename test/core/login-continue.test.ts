@@ -43,7 +43,7 @@ const shownButtons = () =>
 
 function part(name: string): HTMLButtonElement {
   const [root] = shownButtons();
-  expect(root, 'the Continue button is shown').to.exist;
+  expect(root, 'the Continue button is shown').not.to.equal(undefined);
   return root!.querySelector(`[part=${name}]`)!;
 }
 
