@@ -1,7 +1,7 @@
 // login() called with no user activation left (a game loop, code after an await): the
 // "Continue with itch.io" button, whose real click opens the popup (src/ui/continue-button.ts).
 import { expect } from '@open-wc/testing';
-import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
+import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { login, preparePopupLogin, type LoginOptions } from '../../src/core/login.js';
 import { CONTINUE_MESSAGES } from '../../src/ui/continue-button.js';
@@ -85,6 +85,21 @@ describe('login() without a user activation', () => {
     expect(part('continue').textContent).to.equal(CONTINUE_MESSAGES.continue);
     expect(part('dismiss').textContent).to.equal(CONTINUE_MESSAGES.dismiss);
     expect(root.activeElement, 'the focus is on Continue').to.equal(part('continue'));
+    cancel.abort();
+    expect(await codeOf(result)).to.equal('aborted');
+  });
+
+  it('keeps a visible outline in forced colors, and does not animate', async () => {
+    undo.push(activation({ isActive: false }));
+    await emulateMedia({ forcedColors: 'active', reducedMotion: 'reduce' });
+    undo.push(() => void emulateMedia({ forcedColors: 'none', reducedMotion: 'no-preference' }));
+    const cancel = new AbortController();
+    const result = login({ ...OPTIONS, signal: cancel.signal });
+    const dialog = shownButtons()[0]!.querySelector('dialog')!;
+    const style = getComputedStyle(dialog);
+    expect(style.borderTopStyle).to.equal('solid');
+    expect(style.borderTopColor, 'forced colors draw the border').not.to.equal('rgba(0, 0, 0, 0)');
+    expect(dialog.getAnimations({ subtree: true })).to.deep.equal([]);
     cancel.abort();
     expect(await codeOf(result)).to.equal('aborted');
   });
