@@ -21,7 +21,7 @@ function bareImportsOf(entry: string): Map<string, string> {
     if (seen.has(file)) return;
     seen.add(file);
     const code = readFileSync(path.join(dist, file), 'utf8');
-    for (const [, specifier] of code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+    for (const [, specifier = ''] of code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
       if (specifier.startsWith('./')) visit(specifier.slice(2));
       else found.set(specifier, file);
     }
