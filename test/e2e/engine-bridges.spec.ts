@@ -278,7 +278,7 @@ window.ready = true;`,
 function gamePage(engine: Engine, options: object): string {
   const { scripts, standIn } = STAND_INS[engine];
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${engine} game</title>
-<script src="/dist/itch-oauth.iife.js"></script>
+<script src="/dist/itch-oauth-button.iife.js"></script>
 <script src="/dist/itch-oauth-bridge.iife.js"></script>
 ${scripts.map((src) => `<script src="${src}"></script>`).join('\n')}
 <script>
