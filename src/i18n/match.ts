@@ -9,12 +9,13 @@
  * `pt-PT` itself).
  */
 
-/** The first of `available` that `preferred` (best first) accepts, else `undefined`. */
+/** The first of `available` (canonical tags) that `preferred` (best first) accepts, else `undefined`. */
 export function matchLocale(preferred: readonly string[], available: readonly string[]): string | undefined {
   for (const tag of preferred) {
     try {
+      // (`baseName`: the tag in canonical case, `pt-pt` → `pt-PT`, without extensions.)
       const wanted = new Intl.Locale(tag);
-      const exact = available.find((locale) => locale.toLowerCase() == wanted.baseName.toLowerCase());
+      const exact = available.find((locale) => locale == wanted.baseName);
       if (exact) return exact;
       const { language, script } = wanted.maximize();
       // (Simplified Chinese is `zh-CN`: a Traditional reader is not given it.)
