@@ -118,7 +118,8 @@ export interface StartPageOptions {
 /** What the page's script says, by outcome (the handler's refusals carry a `code`). */
 const SCRIPT_WORDS = ['leaving', 'confirm', 'popup_unverified', 'state_mismatch', 'refused', 'network', 'silent'] as const;
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text as HTML outside attributes (quotes stay as they are, in the words and the site's name). */
+const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** A message as HTML: its text escaped, each `{name}` replaced by the markup `values[name]`. */
 function fill(message: string, values: Record<string, string>): HtmlEscapedString | Promise<HtmlEscapedString> {
