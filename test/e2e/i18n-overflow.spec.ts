@@ -52,13 +52,17 @@ for (const locale of LOCALES) {
     const overflows = await tab.evaluate(() => {
       const found: string[] = [];
       for (const host of document.querySelectorAll('itch-login-button, itch-oauth-callback')) {
+        const column = host.parentElement!.getBoundingClientRect();
+        const outer = host.getBoundingClientRect();
+        if (outer.right > column.right + 1) found.push(`${host.localName} is wider than its column: ${outer.width} > ${column.width}`);
         for (const el of host.shadowRoot!.querySelectorAll<HTMLElement>('button, [part], p, span')) {
           const box = el.getBoundingClientRect();
           if (box.width === 0) continue;
           const name = `${host.localName} ${el.getAttribute('part') ?? el.localName}`;
           // Wider content than its box (scrolls or is cut), or sticking out of its host.
           if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) found.push(`${name}: ${el.scrollWidth} > ${el.clientWidth}`);
-          const outer = host.getBoundingClientRect();
+          if (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0)
+            found.push(`${name} is cut: ${el.scrollHeight} > ${el.clientHeight}`);
           if (box.right > outer.right + 1 || box.left < outer.left - 1) found.push(`${name} sticks out of its element`);
         }
       }
