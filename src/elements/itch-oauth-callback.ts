@@ -15,7 +15,7 @@ import { styles } from './itch-oauth-callback.styles.js';
  * What each error code means to the person logging in, in English (the `message` of
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
  */
-export const ERROR_MESSAGES = Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<ItchOAuthErrorCode, string>;
+export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<ItchOAuthErrorCode, string>;
 
 /**
  * What to do next, said in a popup whose login ended here because the game that opened it could
@@ -185,7 +185,7 @@ export class ItchOAuthCallback extends LitElement {
         this.dispatchEvent(new CustomEvent('itch-login-success', { detail, bubbles: true, composed: true }));
         if (!this.noRedirect && view.flow) this.replace(safeReturnTo(view.flow.returnTo, location.origin));
       } else if (view.kind === 'error') {
-        this.dispatchEvent(errorEvent(view.code, ERROR_MESSAGES[view.code]));
+        this.dispatchEvent(errorEvent(view.code, en[view.code]));
       }
     });
   }
