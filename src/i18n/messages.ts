@@ -29,20 +29,16 @@ export function setMessages(locale: string, messages: Partial<WidgetMessages>): 
   changed();
 }
 
-/** The locale for `node`'s words (see the top of this file). */
-export function localeOf(node: Element): string {
-  const lang = node.closest('[lang]:not([lang=""])')?.getAttribute('lang');
-  return matchLocale([...(lang ? [lang] : []), ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
-}
-
 /**
- * The words for `node`, or `undefined` while its locale loads (the caller waits for `watch`
- * rather than showing English first). A locale that fails to load is said in English.
+ * The words for `node` (see the top of this file for its locale), or `undefined` while its
+ * locale loads (the caller waits for `watch` rather than showing English first). A locale that
+ * fails to load is said in English.
  */
 export function messagesFor(node: Element): WidgetMessages | undefined {
-  const locale = localeOf(node);
-  const shipped = loaded[locale];
-  if (shipped === undefined && (LOCALES as readonly string[]).includes(locale)) {
+  // (No lang attribute: `undefined`, which matches no locale.)
+  const lang = node.closest('[lang]:not([lang=""])')?.getAttribute('lang');
+  const locale = matchLocale([lang, ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
+  if (!(locale in loaded) && (LOCALES as readonly string[]).includes(locale)) {
     loaded[locale] = null;
     loadLocale(locale)
       .catch(() => ({}))
@@ -50,8 +46,8 @@ export function messagesFor(node: Element): WidgetMessages | undefined {
         loaded[locale] = messages;
         changed();
       });
-    return undefined;
   }
+  const shipped = loaded[locale];
   return shipped === null ? undefined : { ...en, ...shipped, ...overrides[locale] };
 }
 
