@@ -12,12 +12,12 @@ const base = (document.currentScript as HTMLScriptElement | null)?.src;
 
 /** The elements' words of a shipped locale other than English. */
 export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const script = document.createElement('script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
-    // (Without a base address, new URL throws: the locale is then said in English.)
+    // (Without a base address, new URL throws: the promise rejects, and the locale is said in English.)
     script.src = new URL(`locales/${locale}.js`, base).href;
-    script.onload = () => resolve(script.m ?? {});
-    script.onerror = reject;
+    // A file that did not load, or did not hand a catalogue over: English.
+    script.onload = script.onerror = () => resolve(script.m ?? {});
     document.head.append(script);
   });
 }
