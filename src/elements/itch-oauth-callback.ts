@@ -15,7 +15,10 @@ import { styles } from './itch-oauth-callback.styles.js';
  * What each error code means to the person logging in, in English (the `message` of
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
  */
-export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<ItchOAuthErrorCode, string>;
+export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<
+  ItchOAuthErrorCode,
+  string
+>;
 
 /**
  * What to do next, said in a popup whose login ended here because the game that opened it could
