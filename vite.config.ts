@@ -1,9 +1,11 @@
-// Three builds (see package.json "build"):
+// Four builds (see package.json "build"):
 //   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open, phaser external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 //   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
 //   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
+// (then scripts/build-locales.ts writes dist/locales/<locale>.js, the script-tag file's other languages)
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
 
 const iife = (entry: string, fileName: string): UserConfig => ({
@@ -19,9 +21,14 @@ const iife = (entry: string, fileName: string): UserConfig => ({
 });
 
 export default defineConfig(({ mode }): UserConfig => {
-  if (mode === 'script-tag') return iife('src/script-tag.ts', 'itch-oauth.iife.js');
-  if (mode === 'button') return iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js');
   if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
+  // The script-tag files carry English alone inline: another language is loaded from dist/locales/
+  // beside the file, not split into chunks (an iife has none) nor inlined.
+  const localeLoader = {
+    alias: [{ find: /^\.\/load-locale\.js$/, replacement: fileURLToPath(new URL('src/i18n/load-locale-script.ts', import.meta.url)) }],
+  };
+  if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
+  if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
     build: {

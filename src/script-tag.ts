@@ -1,8 +1,10 @@
 // The entry of dist/itch-oauth.iife.js, everything browser-side for a plain <script src>.
 // First in <head> of a callback page (with data-backend) it performs the capture before
 // anything else, exactly as the capture-only file does; then it registers both elements.
-// Its exports are the `ItchOAuth` global: `ItchOAuth.login({...})` for game engines' bridges.
+// Its exports are the `ItchOAuth` global: `ItchOAuth.login({...})` for game engines' bridges,
+// `ItchOAuth.setMessages(locale, messages)` for a site's own words.
 import './capture/script-tag.js';
 import './define.js';
 
 export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
+export { setMessages } from './i18n/messages.js';

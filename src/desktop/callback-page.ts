@@ -1,19 +1,23 @@
 import { createHash } from 'node:crypto';
+import { pageWords } from '../i18n/pages.js';
 
 /**
  * The page the loopback listener serves at the redirect URI. Its one inline script reads the
  * fragment itch.io appended, clears it from the address bar and history, and POSTs it to the
- * same address; the answer (plain words) replaces the heading. The script and the style are
+ * same address; the answer (plain words) replaces the heading. The page speaks the browser's
+ * language (`Accept-Language`): its script's words come in a JSON data block, which does not run,
+ * so the script stays the same bytes and the same hash. The script and the style are
  * allowed by their hashes: nothing else can run or load (`default-src 'none'`), and the page can
  * only talk to the listener itself (`connect-src 'self'`).
  */
 const CAPTURE_SCRIPT = `(() => {
   const title = document.getElementById('title');
   const detail = document.getElementById('detail');
+  const words = JSON.parse(document.getElementById('words').textContent);
   const show = (t, d) => { title.textContent = t; detail.textContent = d; };
   const fragment = location.hash.slice(1);
   history.replaceState(null, '', location.pathname + location.search);
-  if (!fragment) return show('Nothing to finish here', 'This address carries no answer from itch.io. You can close this tab.');
+  if (!fragment) return show(words.nothingTitle, words.nothing);
   fetch(location.pathname + location.search, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -25,7 +29,7 @@ const CAPTURE_SCRIPT = `(() => {
   })
     .then((response) => response.json())
     .then((answer) => show(answer.title, answer.message))
-    .catch(() => show('The application stopped waiting', 'It no longer listens for this login: start the login again from the application. You can close this tab.'));
+    .catch(() => show(words.stoppedTitle, words.stopped));
 })();`;
 
 const STYLE = `:root{color-scheme:light dark;font-family:system-ui,sans-serif}
@@ -45,19 +49,36 @@ export const CALLBACK_PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The callback page itself (the same bytes for every login: nothing in it is secret). */
-export const CALLBACK_PAGE_HTML = `<!doctype html>
-<html lang="en">
+/** Text as HTML: escaped. */
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The callback page itself, in the best language of the browser's `Accept-Language` (nothing in
+ * it is secret), and its headers: its CSP and `Content-Language`.
+ */
+export function callbackPage(acceptLanguage: string | undefined): [html: string, headers: Record<string, string>] {
+  const { locale, words } = pageWords(acceptLanguage);
+  const said = {
+    nothingTitle: words.desktop_nothing_title,
+    nothing: words.desktop_nothing,
+    stoppedTitle: words.desktop_stopped_title,
+    stopped: words.desktop_stopped,
+  };
+  const html = `<!doctype html>
+<html lang="${locale}">
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>itch.io login</title>
+<title>${escapeHtml(words.desktop_title)}</title>
 <style>${STYLE}</style>
-<h1 id="title">Finishing the itch.io login…</h1>
+<h1 id="title">${escapeHtml(words.desktop_finishing)}</h1>
 <p id="detail" role="status"></p>
+<script type="application/json" id="words">${JSON.stringify(said).replace(/</g, '\\u003c')}</script>
 <script>${CAPTURE_SCRIPT}</script>
 </html>
 `;
+  return [html, { 'content-security-policy': CALLBACK_PAGE_CSP, 'content-language': locale, vary: 'Accept-Language' }];
+}
 
 /** Headers of every answer of the listener: no caching, no referrer, no framing, no sniffing. */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {

@@ -4,7 +4,8 @@ import { ItchOAuthError } from '../core/errors.js';
 import { parseCallbackFragment, type CallbackResponse } from '../core/fragment.js';
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import { createState } from '../core/state.js';
-import { CALLBACK_PAGE_CSP, CALLBACK_PAGE_HTML } from './callback-page.js';
+import { callbackPage } from './callback-page.js';
+import { pageWords } from '../i18n/pages.js';
 import { answer, hasCookie, readBody, refuse, sameSecret, send } from './loopback-http.js';
 import { bindMessage, closeServers, isBindError, listen, parseLoopbackRedirectUri } from './loopback-listener.js';
 import { loginOutOfBand } from './out-of-band.js';
@@ -151,9 +152,10 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     }
     if (settled) return refuse(response, 410, 'This login is over');
 
-    if (request.method === 'GET') {
-      return send(response, 200, 'text/html; charset=utf-8', CALLBACK_PAGE_HTML, { 'content-security-policy': CALLBACK_PAGE_CSP });
-    }
+    // The page and its answers speak the browser's language (Accept-Language).
+    const language = request.headers['accept-language'];
+    if (request.method === 'GET') return send(response, 200, 'text/html; charset=utf-8', ...callbackPage(language));
+    const { words } = pageWords(language);
     if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET, POST' });
     // The page's own fetch always carries its Origin; a JSON body cannot come from a plain form.
     if (origin === undefined) return refuse(response, 403, 'Refused: no Origin');
@@ -194,8 +196,8 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
         response,
         200,
         {
-          title: error.code === 'access_denied' ? 'Login cancelled' : 'The login did not complete',
-          message: `The application was told. You can close this tab.`,
+          title: error.code === 'access_denied' ? words.desktop_cancelled_title : words.desktop_failed_title,
+          message: words.desktop_told,
         },
         { connection: 'close', ...clearCookie },
       );
@@ -208,17 +210,12 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
       await answer(
         response,
         200,
-        { title: 'The login did not complete', message: `${(error as Error).message}. You can close this tab.` },
+        { title: words.desktop_failed_title, message: `${(error as Error).message}. ${words.desktop_close}` },
         { connection: 'close', ...clearCookie },
       );
       return finish({ ok: false, error });
     }
-    await answer(
-      response,
-      200,
-      { title: 'You are logged in', message: 'You can close this tab and go back to the application.' },
-      { connection: 'close', ...clearCookie },
-    );
+    await answer(response, 200, { title: words.desktop_done_title, message: words.desktop_done }, { connection: 'close', ...clearCookie });
     return finish({ ok: true, value: result });
   };
 

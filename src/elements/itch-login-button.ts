@@ -4,6 +4,8 @@ import { ItchOAuthError } from '../core/errors.js';
 import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import type { FlowMode } from '../core/state.js';
+import type { WidgetMessages } from '../i18n/catalogue.js';
+import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 import { styles } from './itch-login-button.styles.js';
 
@@ -18,7 +20,7 @@ import { styles } from './itch-login-button.styles.js';
  * @fires {CustomEvent<ItchLoginStartDetail>} itch-login-start - Clicked, before navigating or opening the popup; cancelable (`preventDefault()` stays on the page). `detail.url` is the itch.io authorization address.
  * @fires {CustomEvent<ItchLoginSuccessDetail>} itch-login-success - Popup mode: the backend accepted the login. `detail.response` is its JSON answer, never the token.
  * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The configuration is invalid, or the popup login failed: `detail.code` and `detail.message`. Cancelable for `popup_blocked` (cancel it to stay put instead of falling back to redirect mode).
- * @slot - The label. Default "Log in with itch.io".
+ * @slot - The label. Default "Log in with itch.io", in the language of the element's closest `lang` attribute (else the browser's): see docs/guides/languages.md.
  * @csspart button - The native button.
  * @csspart icon - The itch.io logo.
  * @csspart label - The label's wrapper.
@@ -47,6 +49,7 @@ export class ItchLoginButton extends LitElement {
     backend: {},
     returnTo: { attribute: 'return-to' },
     disabled: { type: Boolean, reflect: true },
+    messages: { attribute: false },
     configError: { state: true, attribute: false },
     busy: { state: true, attribute: false },
     waiting: { state: true, attribute: false },
@@ -82,6 +85,16 @@ export class ItchLoginButton extends LitElement {
   /** Disables the button. */
   disabled = false;
 
+  /**
+   * Messages over the shipped ones of the element's language, by key (`login`, `cancel`; the
+   * keys of `src/i18n/locales/en.ts`), e.g. `{ login: 'Sign in' }`.
+   */
+  messages: Partial<WidgetMessages> | undefined;
+
+  /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
+  private words: WidgetMessages | undefined;
+  private unwatch: (() => void) | undefined;
+
   /** Why the configuration is invalid, if it is. */
   private configError: ItchOAuthError | undefined;
   /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
@@ -102,11 +115,13 @@ export class ItchLoginButton extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     addEventListener('pageshow', this.onPageShow);
+    this.unwatch = watch(() => this.requestUpdate());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     removeEventListener('pageshow', this.onPageShow);
+    this.unwatch?.();
     this.flow?.abandon();
     this.flow = undefined;
     this.busy = false;
@@ -117,6 +132,10 @@ export class ItchLoginButton extends LitElement {
   private onPageShow = (event: PageTransitionEvent) => {
     if (event.persisted) this.starting = false;
   };
+
+  protected override shouldUpdate(): boolean {
+    return (this.words = messagesFor(this)) !== undefined;
+  }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('disabled') && changed.size === 1) return;
@@ -228,6 +247,7 @@ export class ItchLoginButton extends LitElement {
   }
 
   protected override render() {
+    const words = { ...this.words!, ...this.messages };
     const disabled = this.disabled || this.configError !== undefined;
     return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.onClick}>
       <svg part="icon" viewBox="0 0 24 24" fill-rule="evenodd" aria-hidden="true" focusable="false">
@@ -235,9 +255,9 @@ export class ItchLoginButton extends LitElement {
           d="M3 2h18l3 5.2c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3S0 8.9 0 7.2zM1.5 11.8C1 16 1 19 2 21c5 1.3 15 1.3 20 0 1-2 1-5 .5-9.2-1 .4-2.4.4-3.5-.3-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-1.1.7-2.5.7-3.5.3zM8 14.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm8 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z"
         ></path>
       </svg>
-      <span part="label"><slot>Log in with itch.io</slot></span>
+      <span part="label"><slot>${words.login}</slot></span>
     </button>
-    ${this.waiting ? html`<button part="cancel" type="button" @click=${() => this.waiting?.abort()}>Cancel</button>` : nothing}`;
+    ${this.waiting ? html`<button part="cancel" type="button" @click=${() => this.waiting?.abort()}>${words.cancel}</button>` : nothing}`;
   }
 }
 

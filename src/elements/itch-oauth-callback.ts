@@ -4,48 +4,37 @@ import { BACKEND_REJECTED, ERROR_CODES, isErrorCode, type ItchOAuthErrorCode } f
 import { safeReturnTo } from '../core/return-to.js';
 import { createState, saveFlow, type FlowRecord } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
+import type { WidgetMessages } from '../i18n/catalogue.js';
+import { widget as en } from '../i18n/locales/en.js';
+import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
 import { styles } from './itch-oauth-callback.styles.js';
 
-/** What each error code means to the person logging in. Only these are ever shown. */
-export const ERROR_MESSAGES: Record<ItchOAuthErrorCode, string> = {
-  access_denied: 'You declined the login on itch.io.',
-  state_missing: 'This login was not started on this site, so it was not completed.',
-  state_mismatch: 'This login was not started here, or it was already used.',
-  state_expired: 'The login took longer than 10 minutes.',
-  invalid_response: 'itch.io sent back an answer that could not be read.',
-  backend_rejected: "This site's server refused the login.",
-  network_error: "This site's server could not be reached.",
-  popup_blocked: 'The itch.io window was blocked by the browser.',
-  popup_closed: 'The itch.io window was closed before the login finished.',
-  config_invalid: 'Logging in with itch.io is not set up correctly on this site.',
-  timeout: 'itch.io did not answer in time: please log in again.',
-  not_owner: 'You need to own this game on itch.io to continue.',
-  popup_unverified: 'The itch.io window could not be tied to the page that opened it, so the login stopped for your safety.',
-  aborted: 'The login was cancelled.',
-};
+/**
+ * What each error code means to the person logging in, in English (the `message` of
+ * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
+ */
+export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<
+  ItchOAuthErrorCode,
+  string
+>;
 
 /**
- * What a person reads in a popup whose login ended here because the game that opened it could
- * not be told (an authorization page severed the popup from its opener): what happened and what
- * to do next, since nothing in this window goes on (its one control is Close).
- */
-/**
  * What to do next, said in a popup whose login ended here because the game that opened it could
- * not be told (an authorization page severed the popup from its opener). Nothing in that window
- * goes on: its one control is Close.
+ * not be told (an authorization page severed the popup from its opener), by the key of its
+ * message. Nothing in that window goes on: its one control is Close.
  */
-const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, string>> = {
-  not_owner: 'Get it on itch.io, or log out there to use the account that owns it.',
-  backend_rejected: 'To use another itch.io account, log out on itch.io first.',
-  network_error: 'Try again in a few minutes.',
+const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, keyof WidgetMessages>> = {
+  not_owner: 'next_not_owner',
+  backend_rejected: 'next_backend_rejected',
+  network_error: 'next_network_error',
 };
 
 type View =
   | { kind: 'idle' }
   | { kind: 'pending' }
   | { kind: 'success'; response: unknown; flow: FlowRecord | undefined }
-  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined; popup?: string | undefined };
+  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined; popup?: keyof WidgetMessages | '' | undefined };
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
@@ -141,6 +130,7 @@ export class ItchOAuthCallback extends LitElement {
   static override properties = {
     noRedirect: { type: Boolean, attribute: 'no-redirect' },
     storeUrl: { attribute: 'store-url' },
+    messages: { attribute: false },
     view: { state: true, attribute: false },
   };
 
@@ -153,7 +143,18 @@ export class ItchOAuthCallback extends LitElement {
    */
   storeUrl?: string;
 
+  /**
+   * Messages over the shipped ones of the element's language, by key (`pending`, `success`,
+   * `retry`, `close`, an error code…: the keys of `src/i18n/locales/en.ts`). The slots still
+   * replace the messages they hold.
+   */
+  messages: Partial<WidgetMessages> | undefined;
+
   private view: View = { kind: 'idle' };
+
+  /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
+  private words: WidgetMessages | undefined;
+  private unwatch: (() => void) | undefined;
 
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
@@ -172,12 +173,18 @@ export class ItchOAuthCallback extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.unwatch = watch(() => this.requestUpdate());
     const document_ = document as Document & { prerendering?: boolean };
     if (document_.prerendering) {
       document_.addEventListener('prerenderingchange', () => this.show(), { once: true });
     } else {
       this.show();
     }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unwatch?.();
   }
 
   private show(): void {
@@ -191,7 +198,7 @@ export class ItchOAuthCallback extends LitElement {
         this.dispatchEvent(new CustomEvent('itch-login-success', { detail, bubbles: true, composed: true }));
         if (!this.noRedirect && view.flow) this.replace(safeReturnTo(view.flow.returnTo, location.origin));
       } else if (view.kind === 'error') {
-        this.dispatchEvent(errorEvent(view.code, ERROR_MESSAGES[view.code]));
+        this.dispatchEvent(errorEvent(view.code, en[view.code]));
       }
     });
   }
@@ -220,30 +227,35 @@ export class ItchOAuthCallback extends LitElement {
     }
   }
 
+  protected override shouldUpdate(): boolean {
+    return (this.words = messagesFor(this)) !== undefined;
+  }
+
   protected override render() {
     const { view } = this;
+    const words = { ...this.words!, ...this.messages };
     switch (view.kind) {
       case 'idle':
-        return html`<p part="status" role="status">No itch.io login in progress.</p>`;
+        return html`<p part="status" role="status">${words.idle}</p>`;
       case 'pending':
-        return html`<p part="status" role="status"><slot name="pending">Logging you in with itch.io…</slot></p>`;
+        return html`<p part="status" role="status"><slot name="pending">${words.pending}</slot></p>`;
       case 'success':
-        return html`<p part="status" role="status"><slot name="success">You're logged in with itch.io.</slot></p>`;
+        return html`<p part="status" role="status"><slot name="success">${words.success}</slot></p>`;
       case 'error':
         return html`<div part="status" role="alert">
-          <slot name="error"><p class="error">${ERROR_MESSAGES[view.code]}</p></slot>
-          ${view.popup ? html`<p>${view.popup}</p>` : nothing}
+          <slot name="error"><p class="error">${words[view.code]}</p></slot>
+          ${view.popup ? html`<p>${words[view.popup]}</p>` : nothing}
           ${
             view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
-              ? html`<p><a part="store" href=${this.storeUrl!}>Get it on itch.io</a></p>`
+              ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>`
               : nothing
           }
           ${
             view.popup !== undefined
-              ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>Close</button>`
+              ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>${words.close}</button>`
               : view.code === 'config_invalid'
                 ? nothing
-                : html`<button part="retry" type="button" @click=${this.retry}>Try again</button>`
+                : html`<button part="retry" type="button" @click=${this.retry}>${words.retry}</button>`
           }
         </div>`;
     }

@@ -7,18 +7,12 @@
  * button asks for one. A modal `<dialog>` (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element):
  * it is drawn in the top layer, above a game's full-screen canvas too, takes the focus, and
  * closes on Escape. Lit's `render`, which the script-tag file carries anyway, in a shadow root.
+ * It speaks the page's language (`<html lang>`, else the browser's; see src/i18n/): the words
+ * `login` (the dialog's name), `continue` and `dismiss`.
  */
 import { adoptStyles, css, html, render } from 'lit';
-
-/** The words the button shows, in one place so that a translation can take them over. */
-export const CONTINUE_MESSAGES = {
-  /** The dialog's accessible name. */
-  title: 'Log in with itch.io',
-  /** The button whose click opens itch.io's window. */
-  continue: 'Continue with itch.io',
-  /** The button that gives the login up (as Escape does). */
-  dismiss: 'Cancel',
-};
+import { widget as en } from '../i18n/locales/en.js';
+import { messagesFor, watch } from '../i18n/messages.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
@@ -42,18 +36,25 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const remove = () => {
     const was = shown;
     shown = false;
+    unwatch();
     host.remove();
     if (was) previous?.focus();
     return was;
   };
   adoptStyles(root, [styles]);
-  render(
-    html`<dialog part="dialog" aria-label=${CONTINUE_MESSAGES.title} @close=${end(dismiss)}>
-      <button part="continue" autofocus @click=${end(go)}>${CONTINUE_MESSAGES.continue}</button
-      ><button part="dismiss" @click=${end(dismiss)}>${CONTINUE_MESSAGES.dismiss}</button>
-    </dialog>`,
-    root,
-  );
+  // In English while the page's language loads: the player's click must not wait.
+  const draw = () => {
+    const words = messagesFor(document.documentElement) ?? en;
+    render(
+      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)}>
+        <button part="continue" autofocus @click=${end(go)}>${words.continue}</button
+        ><button part="dismiss" @click=${end(dismiss)}>${words.dismiss}</button>
+      </dialog>`,
+      root,
+    );
+  };
+  draw();
+  const unwatch = watch(draw);
   document.body.append(host);
   root.querySelector('dialog')!.showModal();
   return remove;

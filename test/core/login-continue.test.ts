@@ -4,7 +4,7 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { login, preparePopupLogin, type LoginOptions } from '../../src/core/login.js';
-import { CONTINUE_MESSAGES } from '../../src/ui/continue-button.js';
+import { widget as en } from '../../src/i18n/locales/en.js';
 
 const OPTIONS: LoginOptions = {
   clientId: 'abc',
@@ -81,9 +81,9 @@ describe('login() without a user activation', () => {
     const dialog = root.querySelector('dialog')!;
     expect(dialog.open).to.equal(true);
     expect(dialog.matches(':modal'), 'modal: in the top layer, above a full-screen canvas').to.equal(true);
-    expect(dialog.getAttribute('aria-label')).to.equal(CONTINUE_MESSAGES.title);
-    expect(part('continue').textContent).to.equal(CONTINUE_MESSAGES.continue);
-    expect(part('dismiss').textContent).to.equal(CONTINUE_MESSAGES.dismiss);
+    expect(dialog.getAttribute('aria-label')).to.equal(en.login);
+    expect(part('continue').textContent).to.equal(en.continue);
+    expect(part('dismiss').textContent).to.equal(en.dismiss);
     expect(root.activeElement, 'the focus is on Continue').to.equal(part('continue'));
     cancel.abort();
     expect(await codeOf(result)).to.equal('aborted');

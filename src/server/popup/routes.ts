@@ -148,12 +148,16 @@ export function popupRoutes(options: PopupRoutesOptions) {
         try {
           await relay.note(state, { confirm: true });
         } catch (error) {
-          return markRefusal(popupUnavailablePage(), { status: 503, message: storeFailure(error) });
+          return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
         }
       }
       // Asked now, answered by the time the page binds (see authorizationPageSevers).
       void severs();
-      return popupStartPage(state, { severed: severedOpener, siteName: options.siteName });
+      return popupStartPage(state, {
+        severed: severedOpener,
+        siteName: options.siteName,
+        acceptLanguage: request.headers.get('accept-language'),
+      });
     },
 
     async bind(request: Request, body: BindRequest): Promise<Response> {

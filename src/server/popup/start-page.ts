@@ -10,7 +10,10 @@
  * `connect-src 'self'`, no framing, no referrer, no caching.
  */
 import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 import { popupCodeOf } from '../../core/state.js';
+import type { PageMessages } from '../../i18n/catalogue.js';
+import { pageWords } from '../../i18n/pages.js';
 
 /** What happens when the popup has no opener to ask (severed from the start). */
 export type SeveredOpener = 'confirm' | 'refuse';
@@ -81,18 +84,6 @@ if (window.opener) {
 }
 `;
 
-/** What the page says, by outcome (the handler's refusals carry a `code`). */
-const WORDS = {
-  leaving: 'Opening itch.io…',
-  confirm: 'This window cannot see the game that opened it.',
-  popup_unverified:
-    'This window could not be tied to the game that opened it, so the login stops here for your safety. Close this window and log in again from the game (allow pop-ups if your browser asks).',
-  state_mismatch: 'The page that opened this window is not allowed to log in to this site. Close this window.',
-  refused: 'This login could not start. Close this window and try again.',
-  network: 'The site could not be reached. Close this window and try again.',
-  silent: 'The page that opened this window did not answer. Close this window and log in again from the game.',
-};
-
 const STYLE = `
 :root { color-scheme: light dark; font: 16px/1.5 system-ui, sans-serif; }
 body { margin: 0; display: grid; place-items: center; min-height: 100vh; background: Canvas; color: CanvasText; }
@@ -120,31 +111,44 @@ export interface StartPageOptions {
   severed: SeveredOpener;
   /** The site's name, shown where the person confirms a code. */
   siteName: string;
+  /** The request's `Accept-Language` header: the page speaks the best of its languages the package has. */
+  acceptLanguage?: string | null | undefined;
+}
+
+/** What the page's script says, by outcome (the handler's refusals carry a `code`). */
+const SCRIPT_WORDS = ['leaving', 'confirm', 'popup_unverified', 'state_mismatch', 'refused', 'network', 'silent'] as const;
+
+/** Text as HTML outside attributes (quotes stay as they are, in the words and the site's name). */
+const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+/** A message as HTML: its text escaped, each `{name}` replaced by the markup `values[name]`. */
+function fill(message: string, values: Record<string, string>): HtmlEscapedString | Promise<HtmlEscapedString> {
+  return raw(escapeHtml(message).replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all));
 }
 
 /** The start page for the popup login of `state`. */
-export function popupStartPage(state: string, { severed, siteName }: StartPageOptions): Response {
+export function popupStartPage(state: string, { severed, siteName, acceptLanguage }: StartPageOptions): Response {
   const n = nonce();
   const code = popupCodeOf(state);
+  const { locale, words } = pageWords(acceptLanguage);
+  const said = Object.fromEntries(SCRIPT_WORDS.map((key) => [key, words[key]]));
   return page(
     n,
+    locale,
+    words,
     html`<main data-state="${state}" data-severed="${severed}">
-      <h1>Log in with itch.io</h1>
-      <p id="status" role="status">Checking the game that opened this window…</p>
+      <h1>${words.title}</h1>
+      <p id="status" role="status">${words.checking}</p>
       <div id="confirm" hidden>
-        <p>
-          <strong>${siteName}</strong> (<span id="origin"></span>) asks you to confirm this code. Confirm only if
-          ${siteName}'s own game shows this same code right now. If another site, game, message or person gave you
-          this code, choose "It does not": confirming would log you in to ${siteName} for them.
-        </p>
-        <p class="code" aria-label="code ${code}">${code}</p>
-        <button type="button" id="yes">The game shows ${code}</button>
-        <button type="button" id="no">It does not</button>
+        <p>${fill(words.confirm_code, { site: `<strong>${escapeHtml(siteName)}</strong>`, origin: '<span id="origin"></span>' })}</p>
+        <p class="code" aria-label="${words.code_label.replace('{code}', code)}">${code}</p>
+        <button type="button" id="yes">${words.yes.replace('{code}', code)}</button>
+        <button type="button" id="no">${words.no}</button>
       </div>
-      <button type="button" id="close" hidden>Close</button>
+      <button type="button" id="close" hidden>${words.close}</button>
     </main>
     <script type="application/json" id="words">
-      ${raw(JSON.stringify(WORDS).replace(/</g, '\\u003c'))}
+      ${raw(JSON.stringify(said).replace(/</g, '\\u003c'))}
     </script>
     <script nonce="${n}">
       ${raw(SCRIPT)}
@@ -157,12 +161,15 @@ export function popupStartPage(state: string, { severed, siteName }: StartPageOp
  * The page a start page becomes when the popup-login store fails: the person reads what happened,
  * and nothing else runs.
  */
-export function popupUnavailablePage(): Response {
+export function popupUnavailablePage(acceptLanguage?: string | null): Response {
+  const { locale, words } = pageWords(acceptLanguage);
   const response = page(
     nonce(),
+    locale,
+    words,
     html`<main>
-      <h1>Log in with itch.io</h1>
-      <p role="alert">The site cannot log you in right now. Close this window and try again in a moment.</p>
+      <h1>${words.title}</h1>
+      <p role="alert">${words.unavailable}</p>
     </main>`,
     503,
   );
@@ -170,14 +177,14 @@ export function popupUnavailablePage(): Response {
   return response;
 }
 
-function page(n: string, main: ReturnType<typeof html>, status: number): Response {
+function page(n: string, locale: string, words: PageMessages, main: ReturnType<typeof html>, status: number): Response {
   const body = html`<!doctype html>
-<html lang="en">
+<html lang="${locale}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="color-scheme" content="light dark" />
-    <title>Log in with itch.io</title>
+    <title>${words.title}</title>
     <link rel="icon" href="${raw(ICON)}" />
     <style nonce="${n}">
       ${raw(STYLE)}
@@ -191,6 +198,9 @@ function page(n: string, main: ReturnType<typeof html>, status: number): Respons
     status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
+      'Content-Language': locale,
+      // The words follow Accept-Language: a shared cache keeps one copy per language (no-store below, too).
+      Vary: 'Accept-Language',
       'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${n}'; style-src 'nonce-${n}'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',

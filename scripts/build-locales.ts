@@ -1,0 +1,12 @@
+// Writes dist/locales/<locale>.js for the script-tag file (which carries English alone): each a
+// classic script that hands the locale's element words to the <script> element running it
+// (src/i18n/load-locale-script.ts reads them there). Run after `vite build --mode script-tag`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { LOCALES } from '../src/i18n/catalogue.js';
+
+mkdirSync('dist/locales', { recursive: true });
+for (const locale of LOCALES) {
+  if (locale === 'en') continue;
+  const { widget } = (await import(`../src/i18n/locales/${locale}.ts`)) as { widget: Record<string, string> };
+  writeFileSync(`dist/locales/${locale}.js`, `document.currentScript.m=${JSON.stringify(widget)};\n`);
+}

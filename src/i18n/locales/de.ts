@@ -1,0 +1,67 @@
+// Deutsch. Anrede: „du“ (wie in den meisten Spiele-Oberflächen). Glossar: ../README.md.
+import type { PageMessages, WidgetMessages } from '../catalogue.js';
+
+export const widget: WidgetMessages = {
+  login: 'Mit itch.io anmelden',
+  cancel: 'Abbrechen',
+  continue: 'Weiter mit itch.io',
+  dismiss: 'Abbrechen',
+  idle: 'Keine itch.io-Anmeldung im Gange.',
+  pending: 'Du wirst mit itch.io angemeldet…',
+  success: 'Du bist mit itch.io angemeldet.',
+  retry: 'Erneut versuchen',
+  close: 'Schließen',
+  store: 'Auf itch.io holen',
+  code: 'itch.io-Anmeldung: Bestätige im itch.io-Fenster nur, wenn es den Code {code} zeigt.',
+  access_denied: 'Du hast die Anmeldung auf itch.io abgelehnt.',
+  state_missing: 'Diese Anmeldung wurde nicht auf dieser Website gestartet und daher nicht abgeschlossen.',
+  state_mismatch: 'Diese Anmeldung wurde nicht hier gestartet oder schon verwendet.',
+  state_expired: 'Die Anmeldung hat länger als 10 Minuten gedauert.',
+  invalid_response: 'itch.io hat eine Antwort geschickt, die nicht gelesen werden konnte.',
+  backend_rejected: 'Der Server dieser Website hat die Anmeldung abgelehnt.',
+  network_error: 'Der Server dieser Website ist nicht erreichbar.',
+  popup_blocked: 'Der Browser hat das itch.io-Fenster blockiert.',
+  popup_closed: 'Das itch.io-Fenster wurde geschlossen, bevor die Anmeldung abgeschlossen war.',
+  config_invalid: 'Die Anmeldung mit itch.io ist auf dieser Website nicht richtig eingerichtet.',
+  timeout: 'itch.io hat nicht rechtzeitig geantwortet. Bitte melde dich erneut an.',
+  not_owner: 'Du musst dieses Spiel auf itch.io besitzen, um fortzufahren.',
+  popup_unverified:
+    'Das itch.io-Fenster konnte nicht der Seite zugeordnet werden, die es geöffnet hat. Zu deiner Sicherheit wurde die Anmeldung beendet.',
+  aborted: 'Die Anmeldung wurde abgebrochen.',
+  next_not_owner: 'Hol es dir auf itch.io, oder melde dich dort ab, um das Konto zu verwenden, dem es gehört.',
+  next_backend_rejected: 'Um ein anderes itch.io-Konto zu verwenden, melde dich zuerst auf itch.io ab.',
+  next_network_error: 'Versuche es in ein paar Minuten erneut.',
+};
+
+export const pages: PageMessages = {
+  title: 'Mit itch.io anmelden',
+  checking: 'Das Spiel, das dieses Fenster geöffnet hat, wird geprüft…',
+  leaving: 'itch.io wird geöffnet…',
+  confirm: 'Dieses Fenster kann das Spiel, das es geöffnet hat, nicht sehen.',
+  confirm_code:
+    '{site} ({origin}) bittet dich, diesen Code zu bestätigen. Bestätige nur, wenn das Spiel von {site} genau jetzt denselben Code zeigt. Hat dir eine andere Website, ein anderes Spiel, eine Nachricht oder eine Person diesen Code gegeben, wähle „Es zeigt ihn nicht“: Eine Bestätigung würde sie mit deinem Konto bei {site} anmelden.',
+  code_label: 'Code {code}',
+  yes: 'Das Spiel zeigt {code}',
+  no: 'Es zeigt ihn nicht',
+  close: 'Schließen',
+  popup_unverified:
+    'Dieses Fenster konnte nicht dem Spiel zugeordnet werden, das es geöffnet hat. Zu deiner Sicherheit endet die Anmeldung hier. Schließe dieses Fenster und melde dich im Spiel erneut an (erlaube Pop-ups, wenn dein Browser fragt).',
+  state_mismatch: 'Die Seite, die dieses Fenster geöffnet hat, darf sich nicht bei dieser Website anmelden. Schließe dieses Fenster.',
+  refused: 'Diese Anmeldung konnte nicht starten. Schließe dieses Fenster und versuche es erneut.',
+  network: 'Die Website ist nicht erreichbar. Schließe dieses Fenster und versuche es erneut.',
+  silent: 'Die Seite, die dieses Fenster geöffnet hat, hat nicht geantwortet. Schließe dieses Fenster und melde dich im Spiel erneut an.',
+  unavailable: 'Die Website kann dich gerade nicht anmelden. Schließe dieses Fenster und versuche es gleich noch einmal.',
+  desktop_title: 'itch.io-Anmeldung',
+  desktop_finishing: 'Die itch.io-Anmeldung wird abgeschlossen…',
+  desktop_nothing_title: 'Hier gibt es nichts abzuschließen',
+  desktop_nothing: 'Diese Adresse enthält keine Antwort von itch.io. Du kannst diesen Tab schließen.',
+  desktop_stopped_title: 'Die Anwendung wartet nicht mehr',
+  desktop_stopped:
+    'Sie wartet nicht mehr auf diese Anmeldung: Starte die Anmeldung erneut in der Anwendung. Du kannst diesen Tab schließen.',
+  desktop_done_title: 'Du bist angemeldet',
+  desktop_done: 'Du kannst diesen Tab schließen und zur Anwendung zurückkehren.',
+  desktop_cancelled_title: 'Anmeldung abgebrochen',
+  desktop_failed_title: 'Die Anmeldung wurde nicht abgeschlossen',
+  desktop_told: 'Die Anwendung wurde benachrichtigt. Du kannst diesen Tab schließen.',
+  desktop_close: 'Du kannst diesen Tab schließen.',
+};
