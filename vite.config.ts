@@ -3,6 +3,7 @@
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 //   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
+//   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
 // (then scripts/build-locales.ts writes dist/locales/<locale>.js, the script-tag file's other languages)
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
@@ -28,6 +29,7 @@ export default defineConfig(({ mode }): UserConfig => {
   };
   if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
   if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
+  if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
     build: {
       target: 'es2022',

@@ -26,6 +26,9 @@ const budgets = [
   ['dist/itch-oauth.iife.js', 14 * 1024 - inHeader('itch-oauth.iife.js')],
   // Lit, the button and login(), for a framed game's page: no capture, no callback element.
   ['dist/itch-oauth-button.iife.js', 12 * 1024 - inHeader('itch-oauth-button.iife.js')],
+  // ItchOAuth.bridge for game engines (string options in, a JSON string to a named callback out,
+  // cancel by id), in a file of its own so that pages with the button do not pay for it.
+  ['dist/itch-oauth-bridge.iife.js', 640],
 ];
 
 let failed = false;

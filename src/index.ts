@@ -10,3 +10,6 @@ export { login, type LoginOptions, type LoginResult } from './core/login.js';
 // The elements' words: overrides and added languages (also `ItchOAuth.setMessages` in the script-tag file).
 export { setMessages } from './i18n/messages.js';
 export type { WidgetMessages } from './i18n/catalogue.js';
+// Game engines' bridge (string options in, a JSON string to a named callback out): also
+// `ItchOAuth.bridge` from dist/itch-oauth-bridge.iife.js.
+export { createBridge, type Bridge, type BridgeResult } from './bridge/bridge.js';

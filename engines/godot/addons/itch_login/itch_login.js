@@ -1,0 +1,31 @@
+// The JavaScript half of the Godot 4 addon: loaded by the web export's page after
+// itch-oauth.iife.js and itch-oauth-bridge.iife.js (Project > Export > Web > Head Include).
+// itch_login.gd calls ItchLoginGodot.login(optionsJson, callback) through JavaScriptBridge, with a
+// callback made by JavaScriptBridge.create_callback: a JavaScript function that calls into GDScript
+// while the GDScript side keeps its JavaScriptObject referenced
+// (https://docs.godotengine.org/en/stable/classes/class_javascriptbridge.html#class-javascriptbridge-method-create-callback).
+// The callback receives one argument, the bridge's result JSON; GDScript sees it as args[0].
+(function () {
+  'use strict';
+  const pending = {};
+  window.ItchLoginGodot = {
+    /** Starts a login; returns its id. `callback(resultJson)` is called once when it settles. */
+    login: function (optionsJson, callback) {
+      if (typeof callback !== 'function') throw new TypeError('ItchLoginGodot.login: the callback is not a function');
+      const id = ItchOAuth.bridge.login(String(optionsJson), 'ItchLoginGodot.settled');
+      pending[id] = callback;
+      return id;
+    },
+    /** Cancels a login: its callback receives `aborted`. */
+    cancel: function (id) {
+      return ItchOAuth.bridge.cancel(String(id));
+    },
+    /** The bridge's callback: the result goes to the callback of its login (the bridge calls it after login() returned). */
+    settled: function (resultJson) {
+      const id = JSON.parse(resultJson).id;
+      const callback = pending[id];
+      delete pending[id];
+      if (callback) callback(resultJson);
+    },
+  };
+})();

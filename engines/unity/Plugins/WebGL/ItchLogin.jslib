@@ -1,0 +1,42 @@
+// The JavaScript half of ItchLogin for Unity WebGL: an Emscripten JavaScript library
+// (https://docs.unity3d.com/Manual/web-interacting-browser-js-to-unity.html). The page must load
+// itch-oauth.iife.js and itch-oauth-bridge.iife.js (a WebGL template, see engines/unity/README.md).
+// Emscripten copies each function's text into the build, so a function uses only its arguments,
+// Emscripten's helpers (UTF8ToString, lengthBytesUTF8, _malloc, stringToUTF8), Unity's SendMessage,
+// and globals: never a variable of this file.
+mergeInto(LibraryManager.library, {
+  // Starts a login with the options JSON; the outcome goes to the GameObject named gameObject:
+  // OnItchLoginSuccess("<id>\n<response JSON>") or OnItchLoginError('{"id","code","message"}').
+  // Returns the login's id (a string Unity's marshalling frees).
+  ItchLogin_Login: function (optionsJson, gameObject) {
+    var options = UTF8ToString(optionsJson);
+    var target = UTF8ToString(gameObject);
+    var relay = (window.ItchLoginUnity = window.ItchLoginUnity || {
+      targets: {},
+      settled: function (resultJson) {
+        var result = JSON.parse(resultJson);
+        var name = relay.targets[result.id];
+        delete relay.targets[result.id];
+        if (result.ok)
+          SendMessage(
+            name,
+            'OnItchLoginSuccess',
+            result.id + '\n' + JSON.stringify(result.response === undefined ? null : result.response),
+          );
+        else SendMessage(name, 'OnItchLoginError', JSON.stringify({ id: result.id, code: result.code, message: result.message }));
+      },
+    });
+    // The bridge calls ItchLoginUnity.settled only after it returned: the target is known by then.
+    var id = ItchOAuth.bridge.login(options, 'ItchLoginUnity.settled');
+    relay.targets[id] = target;
+    var size = lengthBytesUTF8(id) + 1;
+    var buffer = _malloc(size);
+    stringToUTF8(id, buffer, size);
+    return buffer;
+  },
+
+  // Cancels a login: OnItchLoginError receives "aborted". Returns 1 when a login had that id.
+  ItchLogin_Cancel: function (id) {
+    return ItchOAuth.bridge.cancel(UTF8ToString(id)) ? 1 : 0;
+  },
+});

@@ -1,0 +1,443 @@
+// The engines' JavaScript halves (engines/*) in Chromium, each under a stand-in that follows its
+// engine's documented JavaScript interface, against the emulator and a token handler with
+// sessions and an ownership check: the answer a game gets is { user, owns, gameToken }.
+// - Godot 4: JavaScriptBridge.create_callback gives GDScript a JavaScriptObject whose function
+//   calls the Callable with the JavaScript arguments as one Array, only while GDScript keeps it.
+// - Unity WebGL: the .jslib goes through mergeInto(LibraryManager.library, …), and each function's
+//   text is re-made in a scope with only Emscripten's helpers (UTF8ToString, lengthBytesUTF8,
+//   _malloc, stringToUTF8 over a HEAPU8) and SendMessage, as Emscripten copies it into the build.
+// - GameMaker HTML5: the extension's functions are globals; GMS_API.send_async_event_social(map)
+//   raises the Async Social event, whose async_load holds strings and numbers.
+// - Construct 3: the script module calls the event sheet through runtime.callFunction(name, …).
+// - Defold: Lua calls html5.run(code), which evaluates it; JsToDef.send(id, object) hands the
+//   object to the Lua listeners as a table (through JSON).
+// What each engine does with the result afterwards (the GDScript, C#, GML and Lua) is mirrored in
+// the stand-ins: the engines cannot run here.
+//
+// Playwright's Chromium runs with --disable-popup-blocking: these tests are about what the engine
+// receives, not about activation (the engine matrix, test/engines, drives browsers with the popup
+// blocker on). The game's own buttons are clicked, as a player would.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { createSessions, createTokenHandler } from '../../src/server/index.js';
+import { send } from './support/site.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface World {
+  emulator: RunningEmulator;
+  /** The site: callback page and token endpoint (`localhost`). */
+  app: string;
+  /** The game's origin (`127.0.0.2`, as html-classic.itch.zone is to the site). */
+  game: string;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server, host: string, name = host): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return `http://${name}:${(server.address() as AddressInfo).port}`;
+}
+
+/** Files of the package: the built script-tag files and the engines' halves. */
+function file(path: string): string | undefined {
+  if (!/^\/(dist\/[\w.-]+\.js|engines\/[\w/.-]+\.(js|jslib))$/.test(path) || path.includes('..')) return undefined;
+  try {
+    return readFileSync(`${root}${path.slice(1)}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function startWorld(): Promise<World> {
+  const emulator = await startEmulator();
+  const client = C.clients.demo;
+  const world = { emulator } as World;
+  let handleToken: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const tokenListener = getRequestListener((request) => handleToken(request));
+  const serveFile = (path: string, res: Parameters<typeof send>[0]): boolean => {
+    const body = file(path);
+    if (body === undefined) return false;
+    send(res, 200, 'text/javascript', body);
+    return true;
+  };
+  const app = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (serveFile(path, res)) return;
+    if (path === '/auth/itch') return void tokenListener(req, res);
+    if (path === '/callback.html') {
+      return send(
+        res,
+        200,
+        'text/html',
+        `<!doctype html><html lang="en"><head><script src="/dist/itch-oauth-capture.iife.js" data-backend="/auth/itch"></script>
+<meta charset="utf-8"><title>Callback</title><script src="/dist/itch-oauth.iife.js"></script></head>
+<body><itch-oauth-callback></itch-oauth-callback></body></html>`,
+      );
+    }
+    send(res, 404, 'text/plain', 'not found');
+  });
+  const game = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (serveFile(url.pathname, res)) return;
+    const engine = ENGINES.find((name) => url.pathname === `/${name}.html`);
+    if (engine === undefined) return send(res, 404, 'text/plain', 'not found');
+    const options = {
+      clientId: client.clientId,
+      redirectUri: `${world.app}/callback.html`,
+      baseUrl: emulator.url,
+      backend: `${world.app}/auth/itch`,
+      mode: 'popup',
+    };
+    send(res, 200, 'text/html', gamePage(engine, options));
+  });
+  world.app = await listen(app, '127.0.0.1', 'localhost');
+  world.game = await listen(game, '127.0.0.2');
+  emulator.addRedirectUri(client.clientId, `${world.app}/callback.html`);
+  const sessions = createSessions({ secrets: ['engine-bridges-test-secret-0123456789abcdef'], allowedOrigins: [world.game] });
+  handleToken = createTokenHandler({
+    baseUrl: emulator.url,
+    apiBaseUrl: emulator.apiUrl,
+    applicationId: client.id,
+    popup: true,
+    allowedOrigins: [world.game],
+    ownership: { gameIds: [C.games.starfallKeep], apiKey: C.apiKeys.developer },
+    onLogin: sessions.onLogin,
+  });
+  world.close = async () => {
+    for (const server of [app, game]) server.closeAllConnections();
+    await Promise.all([app, game].map((server) => new Promise((resolve) => server.close(resolve))));
+    await emulator.close();
+  };
+  return world;
+}
+
+const ENGINES = ['godot', 'unity', 'gamemaker', 'construct', 'defold'] as const;
+type Engine = (typeof ENGINES)[number];
+
+/**
+ * Each engine: the scripts its page loads, and a stand-in whose `startLogin()` does what the
+ * engine-side code does, and which records in `outcomes` what that code ends up with, in a common
+ * shape: `{ ok: true, user, owns, gameToken }` or `{ ok: false, code, message }`. `shapes` keeps
+ * what the engine itself was handed, to check its interface's rules.
+ */
+const STAND_INS: Record<Engine, { scripts: string[]; standIn: string }> = {
+  godot: {
+    scripts: ['/engines/godot/addons/itch_login/itch_login.js'],
+    standIn: `
+const JavaScriptBridge = {
+  create_callback(callable) {
+    const object = { referenced: true };
+    object.js = (...args) => {
+      if (!object.referenced) throw new Error('Godot: a callback whose JavaScriptObject was freed');
+      callable(args);
+    };
+    return object;
+  },
+};
+// itch_login.gd: the autoload keeps _on_result; _settled(args) emits logged_in or login_failed.
+const autoload = { _on_result: null };
+window.startLogin = () => {
+  autoload._on_result ??= JavaScriptBridge.create_callback((args) => {
+    shapes.push(args);
+    const result = JSON.parse(String(args[0]));
+    outcomes.push(result.ok
+      ? { ok: true, user: result.response.user, owns: result.response.owns ?? {}, gameToken: result.response.gameToken }
+      : { ok: false, code: result.code, message: result.message });
+  });
+  return ItchLoginGodot.login(JSON.stringify(OPTIONS), autoload._on_result.js);
+};
+window.cancelLogin = (id) => ItchLoginGodot.cancel(id);
+window.ready = true;`,
+  },
+  unity: {
+    scripts: [],
+    standIn: `
+const HEAPU8 = new Uint8Array(1 << 16);
+let heapTop = 8;
+const _malloc = (size) => { const at = heapTop; heapTop += size; return at; };
+const lengthBytesUTF8 = (text) => new TextEncoder().encode(text).length;
+const stringToUTF8 = (text, at, max) => {
+  const bytes = new TextEncoder().encode(text).subarray(0, max - 1);
+  HEAPU8.set(bytes, at);
+  HEAPU8[at + bytes.length] = 0;
+};
+const UTF8ToString = (at) => { let end = at; while (HEAPU8[end] !== 0) end++; return new TextDecoder().decode(HEAPU8.subarray(at, end)); };
+// ItchLogin.cs, the MonoBehaviour on the GameObject "ItchLogin": callbacks by login id.
+const waiting = new Map();
+const gameObjects = {
+  ItchLogin: {
+    OnItchLoginSuccess(idAndResponse) {
+      const newline = idAndResponse.indexOf('\\n');
+      const id = idAndResponse.slice(0, newline);
+      waiting.get(id)?.[0](idAndResponse.slice(newline + 1));
+      waiting.delete(id);
+    },
+    OnItchLoginError(failureJson) {
+      const failure = JSON.parse(failureJson);
+      waiting.get(failure.id)?.[1](failure.code, failure.message);
+      waiting.delete(failure.id);
+    },
+  },
+};
+const SendMessage = (objectName, methodName, value, ...more) => {
+  if (more.length > 0 || (typeof value !== 'string' && typeof value !== 'number'))
+    throw new Error('SendMessage passes one string or number');
+  shapes.push([objectName, methodName, value]);
+  gameObjects[objectName][methodName](value);
+};
+const LibraryManager = { library: {} };
+const mergeInto = (library, functions) => Object.assign(library, functions);
+const cString = (text) => { const size = lengthBytesUTF8(text) + 1; const at = _malloc(size); stringToUTF8(text, at, size); return at; };
+fetch('/engines/unity/Plugins/WebGL/ItchLogin.jslib').then((response) => response.text()).then((source) => {
+  new Function('mergeInto', 'LibraryManager', source)(mergeInto, LibraryManager);
+  const build = {};
+  for (const [name, fn] of Object.entries(LibraryManager.library)) {
+    build['_' + name] = new Function('UTF8ToString', 'lengthBytesUTF8', '_malloc', 'stringToUTF8', 'SendMessage', 'return ' + fn.toString())(
+      UTF8ToString, lengthBytesUTF8, _malloc, stringToUTF8, SendMessage);
+  }
+  // ItchLogin.Login(onSuccess, onError), through [DllImport("__Internal")] ItchLogin_Login.
+  window.startLogin = () => {
+    const id = UTF8ToString(build._ItchLogin_Login(cString(JSON.stringify(OPTIONS)), cString('ItchLogin')));
+    waiting.set(id, [
+      (responseJson) => { const response = JSON.parse(responseJson); outcomes.push({ ok: true, user: response.user, owns: response.owns ?? {}, gameToken: response.gameToken }); },
+      (code, message) => outcomes.push({ ok: false, code, message }),
+    ]);
+    return id;
+  };
+  window.cancelLogin = (id) => build._ItchLogin_Cancel(cString(id)) === 1;
+  window.ready = true;
+});`,
+  },
+  gamemaker: {
+    scripts: ['/engines/gamemaker/itch_login.js'],
+    standIn: `
+// The runner's GMS_API; the Async Social event of itch_login_async_social.gml.
+window.GMS_API = {
+  send_async_event_social(map) {
+    for (const value of Object.values(map))
+      if (typeof value !== 'string' && typeof value !== 'number') throw new Error('async_load holds strings and numbers');
+    shapes.push(map);
+    if (map.type !== 'itch_login') return;
+    outcomes.push(map.ok === 1
+      ? { ok: true, user: { id: map.user_id, username: map.username, display_name: map.display_name }, owns: JSON.parse(map.owns), gameToken: map.game_token }
+      : { ok: false, code: map.code, message: map.message });
+  },
+};
+window.startLogin = () => itch_login(JSON.stringify(OPTIONS));
+window.cancelLogin = (id) => itch_login_cancel(id) === 1;
+window.ready = true;`,
+  },
+  construct: {
+    scripts: [],
+    standIn: `
+// Construct's runtime: callFunction(name, ...params) runs the event sheet's function of that name.
+const runtime = {
+  callFunction(name, ...params) {
+    if (params.some((param) => !['string', 'number', 'boolean'].includes(typeof param))) throw new Error('Construct function parameters are numbers, strings or booleans');
+    shapes.push([name, ...params]);
+    if (name === 'ItchLoginSucceeded') {
+      const [responseJson, userId, displayName, ownsJson] = params;
+      const response = JSON.parse(responseJson);
+      outcomes.push({ ok: true, user: { ...response.user, id: userId, display_name: displayName }, owns: JSON.parse(ownsJson), gameToken: response.gameToken });
+    } else if (name === 'ItchLoginFailed') outcomes.push({ ok: false, code: params[0], message: params[1] });
+  },
+};
+import('/engines/construct/itch-login.js').then((ItchLogin) => {
+  window.startLogin = () => ItchLogin.login(runtime, OPTIONS);
+  window.cancelLogin = (id) => ItchLogin.cancel(id);
+  window.ready = true;
+});`,
+  },
+  defold: {
+    scripts: ['/engines/defold/itch_login.js'],
+    standIn: `
+// jstodef: an object reaches the Lua listeners as a table (JSON); html5.run evaluates its code.
+window.JsToDef = {
+  send(messageId, message) {
+    const table = JSON.parse(JSON.stringify(message));
+    shapes.push([messageId, table]);
+    if (messageId !== 'itch_login') return;
+    outcomes.push(table.ok
+      ? { ok: true, user: table.user, owns: table.owns, gameToken: table.game_token }
+      : { ok: false, code: table.code, message: table.message });
+  },
+};
+const html5 = { run: (code) => String((0, eval)(code)) };
+// itch_login.lua: html5.run("ItchLoginDefold.login(" .. json.encode(options) .. ")")
+window.startLogin = () => html5.run('ItchLoginDefold.login(' + JSON.stringify(OPTIONS) + ')');
+window.cancelLogin = (id) => html5.run("ItchLoginDefold.cancel('" + id + "')") === 'true';
+window.ready = true;`,
+  },
+};
+
+function gamePage(engine: Engine, options: object): string {
+  const { scripts, standIn } = STAND_INS[engine];
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${engine} game</title>
+<script src="/dist/itch-oauth-button.iife.js"></script>
+<script src="/dist/itch-oauth-bridge.iife.js"></script>
+${scripts.map((src) => `<script src="${src}"></script>`).join('\n')}
+<script>
+const OPTIONS = ${JSON.stringify(options)};
+const outcomes = [];
+const shapes = [];
+window.outcomes = outcomes;
+window.shapes = shapes;
+window.ids = [];
+${standIn}
+</script></head><body>
+<h1>${engine} game</h1>
+<button id="play">Play</button><button id="loop">Play (from the game loop)</button>
+<script>
+// A click handler, as an engine's input event calls it.
+document.getElementById('play').onclick = () => ids.push(startLogin());
+// The game loop: the click sets a flag, the next frame calls the engine's login.
+let wanted = false;
+document.getElementById('loop').onclick = () => { wanted = true; };
+(function frame() {
+  if (wanted) { wanted = false; ids.push(startLogin()); }
+  requestAnimationFrame(frame);
+})();
+</script></body></html>`;
+}
+
+// Each test waits on the emulator's page and a popup login on a machine that may be busy.
+test.describe.configure({ timeout: 60_000 });
+
+let world: World;
+test.beforeAll(async () => {
+  world = await startWorld();
+});
+test.afterAll(async () => {
+  await world?.close();
+});
+
+interface Outcome {
+  ok: boolean;
+  user?: { id: number; username?: string };
+  owns?: Record<string, boolean>;
+  gameToken?: string;
+  code?: string;
+  message?: string;
+}
+
+async function openGame(page: Page, engine: Engine): Promise<void> {
+  await page.goto(`${world.game}/${engine}.html`);
+  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+}
+
+async function outcomes(page: Page): Promise<Outcome[]> {
+  return page.evaluate(() => (window as unknown as { outcomes: Outcome[] }).outcomes);
+}
+
+async function approve(popup: Page, userId: number = C.users.gamer): Promise<void> {
+  await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
+  await popup.getByLabel('Log in as').selectOption(String(userId));
+  await popup.getByRole('button', { name: 'Approve' }).click();
+}
+
+for (const engine of ENGINES) {
+  test.describe(engine, () => {
+    for (const button of ['Play', 'Play (from the game loop)']) {
+      test(`${engine}: ${button === 'Play' ? 'a click' : 'a frame after a click'} logs in through the popup, and the game receives the user, owns and its game token`, async ({
+        page,
+        context,
+      }) => {
+        await openGame(page, engine);
+        const opened = context.waitForEvent('page');
+        await page.getByRole('button', { name: button, exact: true }).click();
+        const popup = await opened;
+        await approve(popup);
+        await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
+        const [outcome] = await outcomes(page);
+        expect(outcome).toMatchObject({ ok: true, user: { id: C.users.gamer }, owns: { [C.games.starfallKeep]: true } });
+        expect(outcome!.gameToken, 'a framed game gets a game token (a JWT), never a cookie').toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+        await expect.poll(() => popup.isClosed()).toBe(true);
+      });
+    }
+
+    test(`${engine}: a closed popup arrives as popup_closed in the engine's error shape`, async ({ page, context }) => {
+      await openGame(page, engine);
+      const opened = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      const popup = await opened;
+      await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
+      await popup.close();
+      await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
+      const [outcome] = await outcomes(page);
+      expect(outcome).toMatchObject({ ok: false, code: 'popup_closed' });
+      expect(outcome!.message).toBeTruthy();
+    });
+  });
+}
+
+test.describe('bridge', () => {
+  test('a cancelled login closes its popup and ends in aborted', async ({ page, context }) => {
+    await openGame(page, 'godot');
+    const opened = context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    const popup = await opened;
+    const id = await page.evaluate(() => (window as unknown as { ids: string[] }).ids[0]!);
+    expect(await page.evaluate((id) => (window as unknown as { cancelLogin(id: string): boolean }).cancelLogin(id), id)).toBe(true);
+    await expect.poll(() => outcomes(page)).toHaveLength(1);
+    expect((await outcomes(page))[0]).toMatchObject({ ok: false, code: 'aborted' });
+    await expect.poll(() => popup.isClosed()).toBe(true);
+    expect(
+      await page.evaluate((id) => (window as unknown as BridgeWindow).ItchOAuth.bridge.cancel(id), id),
+      'a settled login cancels nothing',
+    ).toBe(false);
+  });
+
+  test('options that are not a JSON object of known strings end in config_invalid through the callback, after login returned', async ({
+    page,
+  }) => {
+    await openGame(page, 'godot');
+    const results = await page.evaluate(async () => {
+      const seen: string[] = [];
+      const order: string[] = [];
+      (window as unknown as { onBridge(json: string): void }).onBridge = (json) => {
+        order.push('callback');
+        seen.push(json);
+      };
+      const bad = ['{', '[]', 'null', '"x"', '{"clientId":7}', '{"client_id":"a"}', '{"clientId":"a","signal":"x"}'];
+      for (const options of bad) {
+        (window as unknown as BridgeWindow).ItchOAuth.bridge.login(options, 'onBridge');
+        order.push('returned');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { seen: seen.map((json) => JSON.parse(json)), order };
+    });
+    expect(results.order.slice(0, 7), 'the callback never runs inside login()').toEqual(Array(7).fill('returned'));
+    expect(results.seen).toHaveLength(7);
+    for (const result of results.seen) expect(result).toMatchObject({ ok: false, code: 'config_invalid' });
+    expect(results.seen[5].message).toContain('client_id');
+  });
+
+  test('a callback name that names no function throws at once, and no login starts', async ({ page, context }) => {
+    await openGame(page, 'godot');
+    let popups = 0;
+    context.on('page', () => popups++);
+    const errors = await page.evaluate(() =>
+      ['nowhere', 'ItchOAuth', 'ItchOAuth.nothing.deeper', ''].map((name) => {
+        try {
+          (window as unknown as BridgeWindow).ItchOAuth.bridge.login('{}', name);
+          return 'no error';
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`;
+        }
+      }),
+    );
+    for (const error of errors) expect(error).toMatch(/^TypeError: ItchOAuth\.bridge: .* is not a global function$/);
+    await page.waitForTimeout(300);
+    expect(popups).toBe(0);
+  });
+});
+
+/** The bridge, in the page (for the tests that call it directly). */
+interface BridgeWindow {
+  ItchOAuth: { bridge: { login(options: string, callback: string): string; cancel(id: string): boolean } };
+}

@@ -1,0 +1,65 @@
+// engines/unity: ItchLogin.cs and the example ItchLoginButton.cs compile with Mono's C# compiler
+// (Debian's mono-mcs) against a stub of the UnityEngine types they use, for the WebGL build (UNITY_WEBGL: the [DllImport("__Internal")]
+// functions) and for the editor; and the functions it imports are those ItchLogin.jslib defines.
+// Unity itself cannot run here. Without mcs the compilation is skipped, unless CI=true.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const file = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const script = file('engines/unity/Scripts/ItchLogin.cs');
+const example = file('engines/unity/Scripts/ItchLoginButton.cs');
+const jslib = file('engines/unity/Plugins/WebGL/ItchLogin.jslib');
+const stub = file('test/scripts/fixtures/unity-stub/UnityEngine.cs');
+
+const hasMcs = spawnSync('mcs', ['--version'], { encoding: 'utf8' }).status === 0;
+const skip = hasMcs || process.env.CI === 'true' ? false : 'mcs is missing: apt-get install mono-mcs (CI=true fails instead)';
+const out = mkdtempSync(join(tmpdir(), 'itch-login-cs-'));
+after(() => rmSync(out, { recursive: true, force: true }));
+
+function compile(defines: string[]): { status: number | null; output: string } {
+  const run = spawnSync(
+    'mcs',
+    [
+      '-warnaserror',
+      '-target:library',
+      `-out:${join(out, `${defines.join('-') || 'editor'}.dll`)}`,
+      ...defines.map((name) => `-define:${name}`),
+      stub,
+      script,
+      example,
+    ],
+    { encoding: 'utf8' },
+  );
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+describe('engines/unity ItchLogin.cs', () => {
+  it('compiles for a WebGL build, without a warning', { skip }, () => {
+    const { status, output } = compile(['UNITY_WEBGL']);
+    assert.equal(status, 0, output);
+  });
+
+  it('compiles in the editor (no WebGL), without a warning', { skip }, () => {
+    const { status, output } = compile([]);
+    assert.equal(status, 0, output);
+  });
+
+  it('imports exactly the functions ItchLogin.jslib defines', () => {
+    const imported = [...readFileSync(script, 'utf8').matchAll(/static extern \w+ (\w+)\(/g)].map((match) => match[1]).sort();
+    const defined = [...readFileSync(jslib, 'utf8').matchAll(/^ {2}(\w+): function/gm)].map((match) => match[1]).sort();
+    assert.deepEqual(imported, ['ItchLogin_Cancel', 'ItchLogin_Login']);
+    assert.deepEqual(defined, imported);
+  });
+
+  it('has the methods ItchLogin.jslib calls through SendMessage, each taking one string', () => {
+    const source = readFileSync(script, 'utf8');
+    const sent = [...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\s*\w+,\s*'(\w+)'/g)].map((match) => match[1]);
+    assert.deepEqual(sent.sort(), ['OnItchLoginError', 'OnItchLoginSuccess']);
+    for (const method of sent) assert.match(source, new RegExp(`void ${method}\\(string \\w+\\)`));
+  });
+});
