@@ -64,7 +64,7 @@ export const styles = css`
     font-weight: 700;
     line-height: 1.2;
     cursor: pointer;
-    transition: background-color 120ms ease;
+    transition: background-color 120ms;
   }
   button:hover:not(:disabled) {
     background: var(--_hover);
@@ -88,14 +88,6 @@ export const styles = css`
     flex: none;
     fill: currentColor;
   }
-  @media (forced-colors: active) {
-    button {
-      border: 2px solid ButtonText;
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    button {
-      transition: none;
-    }
-  }
+  @media (forced-colors: active) { button { border: 2px solid ButtonText } }
+  @media (prefers-reduced-motion: reduce) { button { transition: none } }
 `;

@@ -210,6 +210,16 @@ export class ItchLoginButton extends LitElement {
     );
   }
 
+  /**
+   * "Cancel" goes away with the login it ends: the focus goes back to the login button first, so a
+   * keyboard user is not left on nothing. (Without it, focus stays on the login button all along:
+   * the popup is another window.)
+   */
+  private cancel(): void {
+    this.renderRoot.querySelector('button')!.focus();
+    this.waiting?.abort();
+  }
+
   protected override render() {
     const disabled = this.disabled || this.configError !== undefined;
     return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.onClick}>
@@ -220,7 +230,7 @@ export class ItchLoginButton extends LitElement {
       </svg>
       <span part="label"><slot>Log in with itch.io</slot></span>
     </button>
-    ${this.waiting ? html`<button part="cancel" type="button" @click=${() => this.waiting?.abort()}>Cancel</button>` : nothing}`;
+    ${this.waiting ? html`<button part="cancel" type="button" @click=${this.cancel}>Cancel</button>` : nothing}`;
   }
 }
 

@@ -43,9 +43,5 @@ export const styles = css`
     outline: 3px solid var(--_ring);
     outline-offset: 2px;
   }
-  @media (forced-colors: active) {
-    button {
-      border: 2px solid ButtonText;
-    }
-  }
+  @media (forced-colors: active) { button { border: 2px solid ButtonText } }
 `;
