@@ -23,7 +23,8 @@ async function audit(page: Page, what: string): Promise<number> {
   const results = await new AxeBuilder({ page }).withTags(WCAG).analyze();
   const found = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
   expect(found, `axe violations on ${what}`).toEqual([]);
-  const shadow = results.passes.flatMap((rule) => rule.nodes).filter((node) => node.target.some((part) => Array.isArray(part))).length;
+  const shadow = results.passes.flatMap((rule) => rule.nodes).filter((node) => JSON.stringify(node.target).includes('["itch-')).length;
+  if (process.env['A11Y_DEBUG']) console.log(JSON.stringify(results.passes.map((r) => [r.id, r.nodes.map((n) => n.target)])));
   console.log(
     `axe chromium ${what}: ${results.violations.length} violations, ${results.passes.length} passes, ${results.incomplete.length} incomplete, ${shadow} shadow nodes passed`,
   );
@@ -51,6 +52,9 @@ async function callbackSite(noRedirect = true): Promise<Site> {
   site = await startSite();
   site.page = {
     hostile: false,
+    // The title before the capture: it is no script, and the capture's pending view, which turns
+    // the rest of <head> into text, keeps a title (WCAG 2.4.2).
+    headStart: '<title>Signing in</title>',
     noRedirect,
     body: `<itch-oauth-callback${noRedirect ? ' no-redirect' : ''}></itch-oauth-callback><script src="/dist/itch-oauth.iife.js"></script>`,
   };
@@ -61,10 +65,13 @@ async function callbackSite(noRedirect = true): Promise<Site> {
 async function loginThrough(page: Page, s: Site, state = 'S1'): Promise<void> {
   await startFlow(page, s, state);
   await page.goto(`${s.authUrl}/user/oauth?redirect_uri=${encodeURIComponent(`${s.url}/callback.html`)}&state=${state}`);
-  await expect(page.locator('itch-oauth-callback [part=status]')).toBeAttached();
+  // (The capture retries a server that fails or cannot be reached before it gives up.)
+  await expect(page.locator('itch-oauth-callback [part=status]')).toBeAttached({ timeout: 30_000 });
 }
 
 test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
+  // An audit takes seconds on a loaded machine, and some tests run several.
+  test.describe.configure({ timeout: 120_000 });
   test('on the login button, idle and disabled, with its shadow content audited', async ({ page }) => {
     site = await startSite();
     site.game = gamePage(
@@ -128,7 +135,7 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
     expect(await audit(page, 'callback access_denied'), 'axe checked nodes inside the shadow root').toBeGreaterThan(0);
 
     s.authorizeWith = { token: 'T' };
-    s.backendStatuses = [500];
+    s.backendStatuses = [403];
     await loginThrough(page, s, 'R');
     await expect(page.getByRole('alert')).toContainText("server refused");
     await audit(page, 'callback backend_rejected');
@@ -178,14 +185,13 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
 });
 
 test.describe('beyond the audit', () => {
-  test('after a failure the alert is read once and the focus is on Try again; a second element is no second live region', async ({
+  test('after a failure the focus is on Try again in one alert, which a re-render keeps (nothing is announced twice)', async ({
     page,
   }) => {
     const s = await callbackSite();
-    s.page.body = `<itch-oauth-callback no-redirect></itch-oauth-callback><itch-oauth-callback></itch-oauth-callback><script src="/dist/itch-oauth.iife.js"></script>`;
     s.authorizeWith = { error: 'access_denied' };
     await loginThrough(page, s, 'D');
-    await expect(page.getByRole('button', { name: 'Try again' }).first()).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Try again' })).toBeFocused();
     await expect(page.getByRole('alert')).toHaveCount(1);
     await expect(page.locator('itch-oauth-callback').first()).toMatchAriaSnapshot(`
       - alert:
