@@ -137,7 +137,7 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
     s.authorizeWith = { token: 'T' };
     s.backendStatuses = [403];
     await loginThrough(page, s, 'R');
-    await expect(page.getByRole('alert')).toContainText("server refused");
+    await expect(page.getByRole('alert')).toContainText('server refused');
     await audit(page, 'callback backend_rejected');
 
     s.backendStatuses = [0];
@@ -185,9 +185,7 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
 });
 
 test.describe('beyond the audit', () => {
-  test('after a failure the focus is on Try again in one alert, which a re-render keeps (nothing is announced twice)', async ({
-    page,
-  }) => {
+  test('after a failure the focus is on Try again in one alert, which a re-render keeps (nothing is announced twice)', async ({ page }) => {
     const s = await callbackSite();
     s.authorizeWith = { error: 'access_denied' };
     await loginThrough(page, s, 'D');
@@ -199,13 +197,22 @@ test.describe('beyond the audit', () => {
         - button "Try again"
     `);
     // A re-render (an attribute changes) keeps the same live region: nothing is announced again.
-    const region = await page.locator('itch-oauth-callback').first().evaluateHandle((el) => el.shadowRoot!.querySelector('[role=alert]'));
-    await page.locator('itch-oauth-callback').first().evaluate(async (el) => {
-      el.setAttribute('store-url', 'https://example.itch.io/game');
-      await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
-    });
+    const region = await page
+      .locator('itch-oauth-callback')
+      .first()
+      .evaluateHandle((el) => el.shadowRoot!.querySelector('[role=alert]'));
+    await page
+      .locator('itch-oauth-callback')
+      .first()
+      .evaluate(async (el) => {
+        el.setAttribute('store-url', 'https://example.itch.io/game');
+        await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      });
     expect(
-      await page.locator('itch-oauth-callback').first().evaluate((el, old) => el.shadowRoot!.querySelector('[role=alert]') === old, region),
+      await page
+        .locator('itch-oauth-callback')
+        .first()
+        .evaluate((el, old) => el.shadowRoot!.querySelector('[role=alert]') === old, region),
     ).toBe(true);
   });
 
@@ -222,8 +229,7 @@ test.describe('beyond the audit', () => {
     const popup = await opened;
     await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
     const approve = popup.getByRole('button', { name: 'Approve' });
-    for (let i = 0; i < 15 && !(await approve.evaluate((el) => el === document.activeElement)); i++)
-      await popup.keyboard.press('Tab');
+    for (let i = 0; i < 15 && !(await approve.evaluate((el) => el === document.activeElement)); i++) await popup.keyboard.press('Tab');
     await expect(approve).toBeFocused();
     await popup.keyboard.press('Enter');
     await expect(page.locator('#result')).toContainText('itch-login-success', { timeout: 15_000 });

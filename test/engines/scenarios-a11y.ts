@@ -113,7 +113,11 @@ const audits: Scenario = {
       );
       await audit(session, context, 'button busy');
       await session.switchToWindow(popup);
-      await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth');
+      await waitForUrl(
+        session,
+        "the emulator's consent page",
+        (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth',
+      );
       await audit(session, context, "emulator's consent page");
       await session.closeWindow();
       await session.switchToWindow(main!);
