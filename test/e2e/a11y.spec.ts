@@ -185,8 +185,6 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
     await expect(page.getByRole('alert')).toContainText('not started');
     await audit(page, 'callback state_missing');
 
-    await page.getByRole('button', { name: 'Try again' }).click();
-    await expect(page.getByRole('status')).toBeAttached();
   });
 
   test("on the popup's ending with Close (a severed popup, not an owner)", async ({ page, context }) => {
