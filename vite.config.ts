@@ -1,13 +1,16 @@
 // Three builds (see package.json "build"):
-//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open external)
+//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open, phaser external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
+//   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
 import { defineConfig, type UserConfig } from 'vite';
 
 const iife = (entry: string, fileName: string): UserConfig => ({
   build: {
     emptyOutDir: false,
-    target: 'es2020',
+    // The browsers the package supports (docs/concepts/browser-support.md: current Chromium,
+    // Firefox and Safari) all run ES2022; a lower target only makes the files larger.
+    target: 'es2022',
     minify: true,
     lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
   },
@@ -16,6 +19,7 @@ const iife = (entry: string, fileName: string): UserConfig => ({
 
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'script-tag') return iife('src/script-tag.ts', 'itch-oauth.iife.js');
+  if (mode === 'button') return iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js');
   if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
   return {
     build: {
@@ -32,6 +36,7 @@ export default defineConfig(({ mode }): UserConfig => {
           cli: 'src/cli.ts',
           vite: 'src/vite/index.ts',
           desktop: 'src/desktop/index.ts',
+          phaser: 'src/phaser/index.ts',
         },
         formats: ['es'],
       },
@@ -47,7 +52,24 @@ export default defineConfig(({ mode }): UserConfig => {
           /^node:/,
           /^vite$/,
           /^open$/,
+          // The game's own Phaser (an optional peer dependency): never bundled.
+          /^phaser$/,
         ],
+        output: {
+          // The token handler's itch.io client (login-client.ts, with what it imports) in a chunk,
+          // and the full client with the schemas only it reads in another: a bundle of the
+          // handler (a Worker) imports nothing from the second and drops it whole (the package's
+          // "sideEffects"), where the calls that build zod schemas would otherwise stay.
+          codeSplitting: {
+            groups: [
+              // What the browser entries share with the server (the error codes, scopes, the
+              // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
+              { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },
+              { name: 'itch-login', test: /\/src\/server\/login-client\.ts$/, priority: 2 },
+              { name: 'itch-client', test: /\/src\/server\/(client|schemas)\.ts$/, priority: 1 },
+            ],
+          },
+        },
       },
     },
   };

@@ -7,7 +7,7 @@ import { requireBrowser } from './scripts/find-browser.mjs';
 const executablePath = requireBrowser();
 
 export default {
-  files: ['test/core/**/*.test.ts', 'test/elements/**/*.test.ts', 'test/capture/**/*.test.ts'],
+  files: ['test/core/**/*.test.ts', 'test/elements/**/*.test.ts', 'test/capture/**/*.test.ts', 'test/phaser/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 1,
   plugins: [esbuildPlugin({ ts: true, tsconfig: new URL('./tsconfig.json', import.meta.url).pathname, target: 'es2022' })],

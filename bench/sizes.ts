@@ -66,6 +66,7 @@ export async function measureSizes(): Promise<{ rows: SizeRow[]; assets: Assets 
   for (const [file, note] of [
     ['itch-oauth-capture.iife.js', 'callback: state check, retries, pending view, clean document'],
     ['itch-oauth.iife.js', 'capture + button + callback element, Lit included'],
+    ['itch-oauth-button.iife.js', "button + login(), Lit included: a framed game's page"],
   ] as const) {
     add(`ours: dist/${file}`, readFileSync(`${root}dist/${file}`), note);
   }

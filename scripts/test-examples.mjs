@@ -1,8 +1,8 @@
 // Installs the package as users get it (the `npm pack` tarball of the current build, shared with
 // test/frameworks/) into examples/, once for all of them: examples/package.json holds every
 // example's dependencies (Express, Hono, Vite, wrangler with workerd, Deno and Bun from npm).
-// Reinstalls only what changed. `--run` then runs the examples' end-to-end spec
-// (test/e2e/examples.spec.ts, also part of `npm run test:e2e`).
+// Reinstalls only what changed. `--run` then runs the examples' end-to-end specs
+// (test/e2e/examples.spec.ts and test/e2e/phaser-game.spec.ts, also part of `npm run test:e2e`).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,7 +47,14 @@ try {
   if (process.argv.includes('--run'))
     run(
       process.execPath,
-      [path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', 'test/e2e/examples.spec.ts', '--workers', '1'],
+      [
+        path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'),
+        'test',
+        'test/e2e/examples.spec.ts',
+        'test/e2e/phaser-game.spec.ts',
+        '--workers',
+        '1',
+      ],
       root,
     );
 } catch (error) {

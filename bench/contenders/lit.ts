@@ -1,3 +1,2 @@
 // Lit's share of the button, bundled alone: exactly what the button's module imports from it.
-export { LitElement, html, css, unsafeCSS } from 'lit';
-export { property, state } from 'lit/decorators.js';
+export { LitElement, html, css, nothing, unsafeCSS } from 'lit';

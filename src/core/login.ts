@@ -1,10 +1,14 @@
 import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
-import { ItchOAuthError } from './errors.js';
+import { ItchOAuthError, type ItchOAuthErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
+import { showContinue } from '../ui/continue-button.js';
 import { closePopup, collect, type PopupProgress } from './popup-collect.js';
-import { STATE_KEY_PREFIX, createState, popupBindingOf, popupStateOfBinding, saveFlow, type FlowMode } from './state.js';
+import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
+import { STATE_KEY_PREFIX, createState, saveFlow, type FlowMode } from './state.js';
+
+export { preparePopupLogin };
 
 /** The button's attributes in camelCase. */
 export interface LoginOptions {
@@ -69,57 +73,6 @@ export function isFramed(): boolean {
   } catch {
     return true;
   }
-}
-
-interface PopupPair {
-  /** 256 random bits, base64url: the proof that collects the outcome. Only in this memory. */
-  verifier: string;
-  /**
-   * base64url(SHA-256(verifier)): handed to the popup's start page only, which has the backend
-   * set it as the browser's binding cookie. It proves where the login started; it cannot collect it.
-   */
-  binding: string;
-  /** `p.` + base64url(SHA-256(binding)): sent to itch.io and back, and by the popup to the backend. */
-  state: string;
-}
-
-let readyPair: PopupPair | undefined;
-let makingPair: Promise<void> | undefined;
-
-/**
- * Makes the next popup pair ahead of the click, so that the click opens the popup without
- * awaiting anything (SHA-256 is async in Web Crypto). Called by the button when it connects and
- * after every use; harmless to call again.
- */
-export function preparePopupLogin(): Promise<void> {
-  if (readyPair !== undefined) return Promise.resolve();
-  makingPair ??= makePair().then(
-    (pair) => {
-      readyPair = pair;
-      makingPair = undefined;
-    },
-    () => {
-      makingPair = undefined;
-    },
-  );
-  return makingPair;
-}
-
-async function makePair(): Promise<PopupPair> {
-  const verifier = createState();
-  if (crypto.subtle === undefined) {
-    throw new ItchOAuthError('config_invalid', 'popup mode needs a secure context (https, or http on localhost)');
-  }
-  const binding = await popupBindingOf(verifier);
-  return { verifier, binding, state: await popupStateOfBinding(binding) };
-}
-
-/** The ready pair, if any, and a new one on its way. */
-function takePair(): PopupPair | undefined {
-  const pair = readyPair;
-  readyPair = undefined;
-  void preparePopupLogin();
-  return pair;
 }
 
 /** Checks the options as far as possible before anything happens. */
@@ -259,22 +212,64 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
 
 /**
  * Logs in with itch.io from code: a game engine's JavaScript bridge, or an app that draws its
- * own button. Call it in a click or key handler: popup mode (the default in a frame) opens the
- * itch.io window at once and resolves with the backend's answer; redirect mode leaves the page.
+ * own button. Popup mode (the default in a frame) opens the itch.io window at once when called
+ * in a click or key handler (or shortly after one) and resolves with the backend's answer;
+ * called later (a game loop that reads its input in the next frame or seconds later, code after
+ * an `await`), it shows a "Continue with itch.io" button over the page whose click opens the
+ * window. Redirect mode leaves the page.
  *
  * @example
  * button.onclick = () => ItchOAuth.login({ clientId, redirectUri, backend: '/auth/itch', mode: 'popup' })
  *   .then(({ response }) => startGame(response))
  *   .catch((error) => showError(error.code));
- * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed`,
- *   `backend_rejected`, `network_error`, `config_invalid`, `aborted` when `signal` aborts).
+ * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed` also
+ *   when the person cancels the Continue button, `backend_rejected`, `network_error`,
+ *   `config_invalid`, `aborted` when `signal` aborts).
  */
 export function login(options: LoginOptions): Promise<LoginResult> {
-  if (options.signal?.aborted)
-    return Promise.reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: options.signal.reason }));
+  const signal = options.signal;
+  const fail = (code: ItchOAuthErrorCode, message: string) => Promise.reject(new ItchOAuthError(code, message, { cause: signal?.reason }));
+  if (signal?.aborted) return fail('aborted', ABORTED);
+  const follow = (hooks?: LoginHooks) => {
+    try {
+      return startLogin(options, hooks).result;
+    } catch (error) {
+      return error instanceof ItchOAuthError ? Promise.reject(error) : fail('config_invalid', String(error));
+    }
+  };
+  // The person's click on the Continue button starts the login as if it had been called in it.
+  // One button at a time: a second call while it is shown waits for the same login.
+  const askPerson = () => {
+    void preparePopupLogin();
+    return (waitingForPerson ??= new Promise<LoginResult>((resolve, reject) => {
+      const done = (outcome: Promise<LoginResult>) => {
+        waitingForPerson = undefined;
+        outcome.then(resolve, reject);
+      };
+      const remove = showContinue(
+        () => done(follow()),
+        () => done(fail('popup_closed', 'the person cancelled the login')),
+      );
+      signal?.addEventListener('abort', () => remove() && done(fail('aborted', ABORTED)), { once: true });
+    }));
+  };
+  // Where the browser says that a popup may not open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
+  // the button asks for a click at once. A popup refused all the same (an engine without that
+  // API; WebKit, whose blocker refuses one a frame after the click that it calls active) asks too.
+  let active = true;
   try {
-    return startLogin(options).result;
-  } catch (error) {
-    return Promise.reject(error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error)));
+    active =
+      (navigator as { userActivation?: { isActive: boolean } }).userActivation?.isActive !== false ||
+      checkLoginOptions(options).mode != 'popup';
+  } catch {
+    // (Rejected by startLogin below.)
   }
+  return active
+    ? follow({ blocked: () => false }).catch((error: ItchOAuthError) =>
+        error.code == 'popup_blocked' ? askPerson() : Promise.reject(error),
+      )
+    : askPerson();
 }
+
+const ABORTED = 'the page cancelled the login';
+let waitingForPerson: Promise<LoginResult> | undefined;

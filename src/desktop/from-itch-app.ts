@@ -1,7 +1,7 @@
 import { ItchOAuthError } from '../core/errors.js';
 import { createItchClient, type ItchClient } from '../server/client.js';
 import { isRefusedByItch, ItchApiError } from '../server/errors.js';
-import { parseItchDate, type User } from '../server/schemas.js';
+import { parseItchDate, type User } from '../server/login-schemas.js';
 
 /** Options of {@link fromItchApp}. */
 export interface FromItchAppOptions {

@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
 import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
@@ -35,42 +34,60 @@ export class ItchLoginButton extends LitElement {
   /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
   static override styles = styles;
 
+  /**
+   * @internal Lit's reactive properties, declared without decorators (which would add their
+   * helpers to every bundle): each attribute as the public properties below document it.
+   */
+  static override properties = {
+    clientId: { attribute: 'client-id' },
+    redirectUri: { attribute: 'redirect-uri' },
+    scope: {},
+    baseUrl: { attribute: 'base-url' },
+    mode: {},
+    backend: {},
+    returnTo: { attribute: 'return-to' },
+    disabled: { type: Boolean, reflect: true },
+    configError: { state: true, attribute: false },
+    busy: { state: true, attribute: false },
+    waiting: { state: true, attribute: false },
+  };
+
   /** Client ID of the itch.io OAuth application. Required. */
-  @property({ attribute: 'client-id' }) clientId = '';
+  clientId = '';
 
   /** The redirect URI registered for that application, exactly. Required. */
-  @property({ attribute: 'redirect-uri' }) redirectUri = '';
+  redirectUri = '';
 
   /** Space-separated itch.io scopes. */
-  @property() scope = DEFAULT_SCOPE;
+  scope = DEFAULT_SCOPE;
 
   /** Where itch.io lives (http(s), may carry a path prefix). */
-  @property({ attribute: 'base-url' }) baseUrl = DEFAULT_BASE_URL;
+  baseUrl = DEFAULT_BASE_URL;
 
   /**
    * `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`.
    * @type {'redirect' | 'popup' | undefined}
    */
-  @property() mode: FlowMode | undefined;
+  mode: FlowMode | undefined;
 
   /**
    * URL of the app's token endpoint (the capture's `data-backend`): popup mode collects the
    * login from it. Required for popup mode.
    */
-  @property() backend: string | undefined;
+  backend: string | undefined;
 
   /** Same-origin path+query to return to after the login. Default: the current path+query. */
-  @property({ attribute: 'return-to' }) returnTo: string | undefined;
+  returnTo: string | undefined;
 
   /** Disables the button. */
-  @property({ type: Boolean, reflect: true }) disabled = false;
+  disabled = false;
 
   /** Why the configuration is invalid, if it is. */
-  @state() private configError: ItchOAuthError | undefined;
+  private configError: ItchOAuthError | undefined;
   /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
-  @state() private busy = false;
+  private busy = false;
   /** The popup login under way cannot see its popup: the person may cancel it with this. */
-  @state() private waiting: AbortController | undefined;
+  private waiting: AbortController | undefined;
 
   private starting = false;
   private reported = new Set<string>();

@@ -1,5 +1,4 @@
 import { LitElement, html, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
 import { BACKEND_REJECTED, ERROR_CODES, isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
@@ -135,16 +134,26 @@ export class ItchOAuthCallback extends LitElement {
   /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
   static override styles = styles;
 
+  /**
+   * @internal Lit's reactive properties, declared without decorators (which would add their
+   * helpers to every bundle): each attribute as the public properties below document it.
+   */
+  static override properties = {
+    noRedirect: { type: Boolean, attribute: 'no-redirect' },
+    storeUrl: { attribute: 'store-url' },
+    view: { state: true, attribute: false },
+  };
+
   /** Stay on the callback page after a successful login. */
-  @property({ type: Boolean, attribute: 'no-redirect' }) noRedirect = false;
+  noRedirect = false;
 
   /**
    * The game's itch.io store page (http or https), linked after a `not_owner` refusal ("You need
    * to own this game on itch.io to continue"), e.g. `https://pixelforge.itch.io/starfall-keep`.
    */
-  @property({ attribute: 'store-url' }) storeUrl?: string;
+  storeUrl?: string;
 
-  @state() private view: View = { kind: 'idle' };
+  private view: View = { kind: 'idle' };
 
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {

@@ -1,19 +1,14 @@
-import type { z } from 'zod';
-import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
-import { assertApiBaseUrl, assertId, assertTimeout, lookupQuery, wharfQuery } from './client-arguments.js';
-import { placeCredential, type ItchCredential } from './credential.js';
-import { requestItchApi, type CallOptions, type FetchFunction } from './request.js';
+import { assertId, lookupQuery, wharfQuery } from './client-arguments.js';
+import type { ItchCredential } from './credential.js';
+import { createCaller, loginMethods, type Host } from './login-client.js';
+import type { CallOptions, FetchFunction } from './request.js';
 import {
-  credentialsInfoResponseSchema,
-  downloadKeysResponseSchema,
   gameClaimedRewardsResponseSchema,
-  gameOwnershipResponseSchema,
   meResponseSchema,
   myGamesResponseSchema,
   profileCollectionsResponseSchema,
   profileGamesResponseSchema,
   profileOwnedKeysResponseSchema,
-  profileResponseSchema,
   purchasesResponseSchema,
   wharfLatestResponseSchema,
   type ClaimedReward,
@@ -27,11 +22,7 @@ import {
   type User,
 } from './schemas.js';
 
-/** Time limit of a call unless `timeoutMs` says otherwise. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API. */
-export const DEFAULT_API_BASE_URL = 'https://api.itch.io';
+export { DEFAULT_TIMEOUT_MS, DEFAULT_API_BASE_URL } from './login-client.js';
 
 export interface ItchClientOptions {
   /** The credential every authenticated call carries. */
@@ -133,8 +124,6 @@ export interface ItchClient {
   wharfLatest(channel: WharfChannel, options?: CallOptions): Promise<string | undefined>;
 }
 
-type Host = 'legacy' | 'current' | 'public';
-
 /**
  * Creates an itch.io API client for one credential.
  *
@@ -147,63 +136,8 @@ type Host = 'legacy' | 'current' | 'public';
  * @see https://itch.io/docs/api/oauth
  */
 export function createItchClient(options: ItchClientOptions): ItchClient {
-  const placement = placeCredential(options.credential);
-  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, 'baseUrl');
-  const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
-  const clientTimeoutMs = assertTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs');
-  const send: FetchFunction = options.fetch ?? ((input, init) => fetch(input, init));
-
-  const call = <S extends z.ZodType>(
-    method: string,
-    host: Host,
-    path: string,
-    schema: S,
-    callOptions: CallOptions | undefined,
-    query: Record<string, string> = {},
-  ): Promise<z.output<S>> => {
-    let url: URL;
-    let endpoint = path;
-    let authorization: string | undefined;
-    if (host === 'legacy') {
-      if (placement.legacyPrefix === undefined) {
-        throw new TypeError(
-          `${method}() is a legacy /api/1/ endpoint, which takes an "api-key", "api-key-in-path" or "jwt" credential, not an "oauth" one`,
-        );
-      }
-      url = new URL(`${baseUrl}${placement.legacyPrefix}${path}`);
-      endpoint = `${placement.legacyEndpointPrefix}${path}`;
-      authorization = placement.authorization;
-    } else {
-      if (host === 'current') {
-        if (placement.authorization === undefined) {
-          throw new TypeError(
-            `${method}() is an endpoint of ${apiBaseUrl}, which takes the credential as a Bearer header: use type "api-key" instead of "api-key-in-path"`,
-          );
-        }
-        authorization = placement.authorization;
-      }
-      url = new URL(`${apiBaseUrl}${path}`);
-    }
-    url.search = new URLSearchParams(query).toString();
-    return requestItchApi({
-      url,
-      endpoint,
-      authorization,
-      secret: placement.secret,
-      schema,
-      fetch: send,
-      timeoutMs: callOptions?.timeoutMs === undefined ? clientTimeoutMs : assertTimeout(callOptions.timeoutMs, 'options.timeoutMs'),
-      signal: callOptions?.signal,
-    });
-  };
-
-  const gamePath = (gameId: number, legacy: boolean, rest: string): string =>
-    `/${legacy ? 'game' : 'games'}/${assertId(gameId, 'gameId')}/${rest}`;
-  const downloadKeys = async (method: string, host: Host, gameId: number, lookup: DownloadKeyLookup, callOptions?: CallOptions) => {
-    const path = gamePath(gameId, host === 'legacy', 'download_keys');
-    const query = lookupQuery(lookup, method, ['downloadKey', 'userId', 'email']);
-    return (await call(method, host, path, downloadKeysResponseSchema, callOptions, query)).download_key;
-  };
+  const caller = createCaller(options);
+  const { call, gamePath, downloadKeys } = caller;
   const purchases = async (method: string, host: Host, gameId: number, lookup: PurchaseLookup, callOptions?: CallOptions) => {
     const path = gamePath(gameId, host === 'legacy', 'purchases');
     const query = lookupQuery(lookup, method, ['email', 'userId']);
@@ -212,10 +146,7 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
 
   // Every method is async so that an argument error rejects its promise like any other failure.
   return {
-    async credentialsInfo(callOptions) {
-      const host = placement.authorization === undefined ? 'legacy' : 'current';
-      return call('credentialsInfo', host, '/credentials/info', credentialsInfoResponseSchema, callOptions);
-    },
+    ...loginMethods(caller),
     async me(callOptions) {
       return (await call('me', 'legacy', '/me', meResponseSchema, callOptions)).user;
     },
@@ -228,9 +159,6 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
     async purchases(gameId, lookup, callOptions) {
       return purchases('purchases', 'legacy', gameId, lookup, callOptions);
     },
-    async profile(callOptions) {
-      return (await call('profile', 'current', '/profile', profileResponseSchema, callOptions)).user;
-    },
     async profileGames(callOptions) {
       return (await call('profileGames', 'current', '/profile/games', profileGamesResponseSchema, callOptions)).games;
     },
@@ -242,15 +170,9 @@ export function createItchClient(options: ItchClientOptions): ItchClient {
       const params: Record<string, string> = query.page === undefined ? {} : { page: String(assertId(query.page, 'page')) };
       return call('profileOwnedKeys', 'current', '/profile/owned-keys', profileOwnedKeysResponseSchema, callOptions, params);
     },
-    async gameOwnership(gameId, callOptions) {
-      return call('gameOwnership', 'current', gamePath(gameId, false, 'ownership'), gameOwnershipResponseSchema, callOptions);
-    },
     async gameClaimedRewards(gameId, callOptions) {
       const path = gamePath(gameId, false, 'claimed-rewards');
       return (await call('gameClaimedRewards', 'current', path, gameClaimedRewardsResponseSchema, callOptions)).claimed_rewards;
-    },
-    async gameDownloadKeys(gameId, lookup, callOptions) {
-      return downloadKeys('gameDownloadKeys', 'current', gameId, lookup, callOptions);
     },
     async gamePurchases(gameId, lookup, callOptions) {
       return purchases('gamePurchases', 'current', gameId, lookup, callOptions);

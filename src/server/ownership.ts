@@ -1,9 +1,9 @@
 import { satisfies } from '../core/scopes.js';
-import { createItchClient, type ItchClient } from './client.js';
+import { createLoginClient, type LoginClient } from './login-client.js';
 import { placeCredential } from './credential.js';
 import { failureInWords, isRefusedByItch, ItchApiError } from './errors.js';
 import type { FetchFunction } from './request.js';
-import type { User } from './schemas.js';
+import type { User } from './login-schemas.js';
 import type { Refusal } from './token-handler/answers.js';
 
 /** Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`. */
@@ -97,7 +97,7 @@ export function createOwnershipCheck(options: OwnershipOptions, context: Ownersh
         },
       };
     }
-    const itch = developer ?? createItchClient({ ...context, credential: { type: 'oauth', accessToken: token } });
+    const itch = developer ?? createLoginClient({ ...context, credential: { type: 'oauth', accessToken: token } });
     const stop = new AbortController();
     let results: boolean[];
     try {
@@ -123,7 +123,7 @@ export function createOwnershipCheck(options: OwnershipOptions, context: Ownersh
 }
 
 /** One game: owned (true), not owned (false), or an `ItchApiError` when itch.io cannot say. */
-async function ownsGame(itch: ItchClient, gameId: number, userId: number, byApiKey: boolean, signal: AbortSignal): Promise<boolean> {
+async function ownsGame(itch: LoginClient, gameId: number, userId: number, byApiKey: boolean, signal: AbortSignal): Promise<boolean> {
   if (!byApiKey) return (await itch.gameOwnership(gameId, { signal })).owns;
   try {
     // itch.io answers with the key it found; it counts only when it is this game's key and this
@@ -173,7 +173,7 @@ function assertGameIds(value: unknown): number[] {
 }
 
 /** The developer's client, its key checked now (the message names the option, never the key). */
-function developerClient(apiKey: unknown, context: OwnershipContext): ItchClient {
+function developerClient(apiKey: unknown, context: OwnershipContext): LoginClient {
   try {
     placeCredential({ type: 'api-key', key: apiKey as string });
   } catch (error) {
@@ -181,5 +181,5 @@ function developerClient(apiKey: unknown, context: OwnershipContext): ItchClient
     // eslint-disable-next-line preserve-caught-error
     throw new TypeError((error as Error).message.replace('credential.key', 'ownership.apiKey'));
   }
-  return createItchClient({ ...context, credential: { type: 'api-key', key: apiKey as string } });
+  return createLoginClient({ ...context, credential: { type: 'api-key', key: apiKey as string } });
 }

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { redactSecret } from './credential.js';
 import { ItchApiError } from './errors.js';
-import { errorsResponseSchema } from './schemas.js';
+import { errorsResponseSchema } from './login-schemas.js';
 
 /** The part of `fetch` the client uses; the global `fetch` fits. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -14,7 +15,7 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
 }
 
-export interface ApiRequest<S extends z.ZodType> {
+export interface ApiRequest<S extends z.ZodMiniType> {
   url: URL;
   /** The path as shown in errors: no credential, no query. */
   endpoint: string;
@@ -37,7 +38,7 @@ export interface ApiRequest<S extends z.ZodType> {
  * @throws ItchApiError with `code` telling what failed; see `ItchApiErrorCode`.
  * @see https://itch.io/docs/api/serverside
  */
-export async function requestItchApi<S extends z.ZodType>(request: ApiRequest<S>): Promise<z.output<S>> {
+export async function requestItchApi<S extends z.ZodMiniType>(request: ApiRequest<S>): Promise<z.output<S>> {
   const { endpoint } = request;
   if (request.signal?.aborted === true) {
     throw new ItchApiError({
@@ -73,7 +74,7 @@ export async function requestItchApi<S extends z.ZodType>(request: ApiRequest<S>
   return readAnswer(response.status, response.ok, text, request);
 }
 
-function readAnswer<S extends z.ZodType>(status: number, ok: boolean, text: string, request: ApiRequest<S>): z.output<S> {
+function readAnswer<S extends z.ZodMiniType>(status: number, ok: boolean, text: string, request: ApiRequest<S>): z.output<S> {
   const { endpoint } = request;
   const fail = (code: 'api_error' | 'http_error' | 'invalid_response', message: string, errors?: string[]): ItchApiError =>
     new ItchApiError({ code, message: redactSecret(message, request.secret), endpoint, status, errors });
@@ -102,7 +103,7 @@ function readAnswer<S extends z.ZodType>(status: number, ok: boolean, text: stri
   if (!isJson) {
     throw fail('invalid_response', `itch.io ${endpoint} answered HTTP ${status} with a body that is not JSON`);
   }
-  const parsed = request.schema.safeParse(body);
+  const parsed = request.schema.safeParse(body, { error: inEnglish });
   if (!parsed.success) {
     throw fail(
       'invalid_response',
@@ -112,11 +113,23 @@ function readAnswer<S extends z.ZodType>(status: number, ok: boolean, text: stri
   return parsed.data;
 }
 
+const english = en().localeError;
+
+/**
+ * zod/mini ships no messages ("Invalid input"): English ones for this parse, unless the
+ * application configured zod's own (`z.config(...)`, which this never changes), so that the error
+ * says what was wrong.
+ */
+const inEnglish = (issue: Parameters<typeof english>[0]) => {
+  const { customError, localeError } = z.config();
+  return customError !== undefined || localeError !== undefined ? undefined : english(issue);
+};
+
 function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
-function redirectError(response: Response, request: ApiRequest<z.ZodType>): ItchApiError {
+function redirectError(response: Response, request: ApiRequest<z.ZodMiniType>): ItchApiError {
   const location = response.headers.get('location');
   const target = location !== null && URL.canParse(location, request.url) ? new URL(location, request.url).origin : 'an unknown address';
   return new ItchApiError({
@@ -129,7 +142,7 @@ function redirectError(response: Response, request: ApiRequest<z.ZodType>): Itch
   });
 }
 
-function transportError(error: unknown, request: ApiRequest<z.ZodType>, timedOut: boolean): ItchApiError {
+function transportError(error: unknown, request: ApiRequest<z.ZodMiniType>, timedOut: boolean): ItchApiError {
   const { endpoint } = request;
   if (timedOut) {
     return new ItchApiError({

@@ -76,6 +76,8 @@ describe('login with an AbortSignal', () => {
       () => popup,
       () => Response.json({ pending: true }, { status: 202 }),
     );
+    // Called as in a click (without an activation, login() shows its Continue button first: login-continue.test.ts).
+    Object.defineProperty(navigator, 'userActivation', { value: { isActive: true }, configurable: true });
     try {
       const cancel = new AbortController();
       const result = login({ ...OPTIONS, signal: cancel.signal });
@@ -88,6 +90,7 @@ describe('login with an AbortSignal', () => {
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
       expect(closed, 'the popup was closed').to.equal(true);
     } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
       stub.restore();
     }
   });

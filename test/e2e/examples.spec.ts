@@ -7,16 +7,17 @@
 // refused, a session that outlives a restart with the same SESSION_SECRET), the framed game of
 // static-node and cloudflare-worker (another origin, its popup login's game token, its saves,
 // renewal and reloads), and (started again with an https PUBLIC_ORIGIN, as behind a proxy that
-// ends TLS) a Secure __Host- cookie though the request is http.
+// ends TLS) a Secure __Host- cookie though the request is http. (examples/phaser-game, a game
+// built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { freePort } from './support/free-port.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const bin = (name: string): string => path.join(examples, 'node_modules', '.bin', name);
@@ -73,15 +74,6 @@ const EXAMPLES: Example[] = [
   },
   { name: 'bun', command: () => [bin('bun'), 'run', 'server.ts'], ready: /listening on (http:\/\/\S+)/ },
 ];
-
-/** A port nobody listens on right now (for the servers that cannot take `0`). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 interface Running {
   origin: string;

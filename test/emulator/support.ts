@@ -2,7 +2,7 @@
 // form driven over HTTP, and the check that every recorded answer parses with src/server's schemas.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import {
   credentialsInfoResponseSchema,
@@ -67,7 +67,7 @@ export function assertApiError(answer: ApiAnswer, status: number, message: strin
   else assert.match(answer.body.errors[0], message);
 }
 
-const ENDPOINT_SCHEMAS: [name: string, path: RegExp, schema: z.ZodType][] = [
+const ENDPOINT_SCHEMAS: [name: string, path: RegExp, schema: z.ZodMiniType][] = [
   ['/api/1/KEY/credentials/info', /^\/api\/1\/[^/]+\/credentials\/info$/, credentialsInfoResponseSchema],
   ['/api/1/KEY/me', /^\/api\/1\/[^/]+\/me$/, meResponseSchema],
   ['/api/1/KEY/my-games', /^\/api\/1\/[^/]+\/my-games$/, myGamesResponseSchema],

@@ -11,6 +11,7 @@ import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
 import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
+import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
 
 export interface ScenarioContext {
   /** The demo, started once for the whole run. */
@@ -631,6 +632,7 @@ export const SCENARIOS: Scenario[] = [
   popupClosed,
   popupRefusalPage,
   framedGameProgress,
+  ...GAME_LOOP_SCENARIOS,
 ];
 
 /** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */

@@ -344,6 +344,15 @@ describe('createItchClient: failures', () => {
     );
   });
 
+  it('says in English what was wrong with an unexpected body', async () => {
+    const stub = stubFetch(() => json({ user: { ...user, id: 'x' } }));
+    const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });
+    await assert.rejects(
+      itch.me(),
+      isApiError('invalid_response', (error) => assert.match(error.message, /expected number, received string/)),
+    );
+  });
+
   it('throws an errors field that is not a list of strings as an invalid_response', async () => {
     const stub = stubFetch(() => json({ errors: 'nope' }, 400));
     const itch = createItchClient({ credential: { type: 'api-key', key: SECRET }, fetch: stub.fetch });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   credentialInfoSchema,
   downloadKeysResponseSchema,
@@ -20,7 +20,7 @@ import {
 const FIXTURES = new URL('../fixtures/itch-api/', import.meta.url);
 
 /** The schema each recorded body must pass; `pick` selects the part that is a resource of ours. */
-const VALID: Record<string, { schema: z.ZodType; pick?: (json: unknown) => unknown }> = {
+const VALID: Record<string, { schema: z.ZodMiniType; pick?: (json: unknown) => unknown }> = {
   'itchio__itch.io__me.json': { schema: meResponseSchema },
   'itchio__itch.io__my-games.json': { schema: myGamesResponseSchema },
   'itchio__itch.io__purchases.json': { schema: purchasesResponseSchema },

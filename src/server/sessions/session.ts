@@ -4,7 +4,7 @@
  */
 import { base64url } from 'jose';
 import type { Owns } from '../ownership.js';
-import type { User } from '../schemas.js';
+import type { User } from '../login-schemas.js';
 
 /** A signed-in user, as `sessions.get(request)` finds them. */
 export interface Session {

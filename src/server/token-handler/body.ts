@@ -3,7 +3,7 @@
  * its exact set of fields, then each field is checked (zod), so that an unknown field or a mixed
  * shape is refused as a whole.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BASE64URL_256, POPUP_STATE } from '../popup/relay.js';
 import type { BindRequest } from '../popup/routes.js';
 
@@ -30,36 +30,39 @@ const BODY_SHAPES =
 
 /** A string that must match `pattern`, with one message whatever is wrong. */
 const matching = (pattern: RegExp, message: string, maxLength = Infinity) =>
-  z.string({ error: message }).max(maxLength, message).regex(pattern, message);
+  z.string({ error: message }).check(z.maxLength(maxLength, message), z.regex(pattern, message));
 
-const tokenBody = z
-  .object({
+const tokenBody = z.pipe(
+  z.object({
     access_token: matching(
       ACCESS_TOKEN,
       `access_token must be a string of 1 to ${MAX_TOKEN_LENGTH} letters, digits and -._~+/ (RFC 6750 b64token)`,
       MAX_TOKEN_LENGTH,
     ),
-    state: matching(POPUP_STATE, 'state must be the state of a popup login ("p." and 43 base64url characters)').optional(),
-  })
-  .transform(({ access_token: token, state }): Body =>
+    state: z.optional(matching(POPUP_STATE, 'state must be the state of a popup login ("p." and 43 base64url characters)')),
+  }),
+  z.transform(({ access_token: token, state }): Body =>
     state === undefined ? { kind: 'login', token } : { kind: 'deposit', token, state },
-  );
+  ),
+);
 
-const collectBody = z
-  .object({ popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters') })
-  .transform(({ popup_verifier: verifier }): Body => ({ kind: 'collect', verifier }));
+const collectBody = z.pipe(
+  z.object({ popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters') }),
+  z.transform(({ popup_verifier: verifier }): Body => ({ kind: 'collect', verifier })),
+);
 
-const bindBody = z
-  .object({
+const bindBody = z.pipe(
+  z.object({
     popup_bind: matching(POPUP_STATE, 'popup_bind must be the state of a popup login'),
-    opener: z.string({ error: 'opener must be an origin or null' }).max(300, 'opener must be an origin or null').nullable(),
-    binding: z.string({ error: 'binding must be a string' }).optional(),
-    confirmed: z.boolean({ error: 'confirmed must be a boolean' }).default(false),
-  })
-  .transform(({ popup_bind: state, opener, binding, confirmed }): Body => ({ kind: 'bind', bind: { state, opener, binding, confirmed } }));
+    opener: z.nullable(z.string({ error: 'opener must be an origin or null' }).check(z.maxLength(300, 'opener must be an origin or null'))),
+    binding: z.optional(z.string({ error: 'binding must be a string' })),
+    confirmed: z._default(z.boolean({ error: 'confirmed must be a boolean' }), false),
+  }),
+  z.transform(({ popup_bind: state, opener, binding, confirmed }): Body => ({ kind: 'bind', bind: { state, opener, binding, confirmed } })),
+);
 
 /** Each accepted set of fields (sorted, comma-separated) and how it is read. */
-const SHAPES = new Map<string, z.ZodType<Body, unknown>>([
+const SHAPES = new Map<string, z.ZodMiniType<Body, unknown>>([
   ['access_token', tokenBody],
   ['access_token,state', tokenBody],
   ['popup_verifier', collectBody],

@@ -5,7 +5,7 @@
  */
 import { memoryPopupStore, PopupRelay } from '../popup/relay.js';
 import { popupRoutes } from '../popup/routes.js';
-import type { User } from '../schemas.js';
+import type { User } from '../login-schemas.js';
 import type { Owns } from '../ownership.js';
 import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../request-guard.js';
 import { errorResponse, loginAnswer, preflightResponse, refusalOf, storeErrorResponse, withCors } from './answers.js';

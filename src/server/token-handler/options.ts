@@ -6,13 +6,13 @@ import type { Storage } from 'unstorage';
 import { DEFAULT_BASE_URL } from '../../core/authorize-url.js';
 import { parseScopes } from '../../core/scopes.js';
 import { assertApiBaseUrl } from '../client-arguments.js';
-import { DEFAULT_API_BASE_URL } from '../client.js';
+import { DEFAULT_API_BASE_URL } from '../login-client.js';
 import type { OwnershipOptions, Owns } from '../ownership.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
 import { parseAllowedOrigins } from '../request-guard.js';
 import type { FetchFunction } from '../request.js';
-import type { User } from '../schemas.js';
+import type { User } from '../login-schemas.js';
 import type { Refusal } from './answers.js';
 
 /** What `onLogin` learns about a verified login. */

@@ -3,10 +3,10 @@
  * the user's profile and, with the `ownership` option, the games the user owns.
  */
 import { missingScopes } from '../../core/scopes.js';
-import { createItchClient } from '../client.js';
+import { createLoginClient } from '../login-client.js';
 import { failureInWords, isRefusedByItch, ItchApiError } from '../errors.js';
 import { createOwnershipCheck, type Owns } from '../ownership.js';
-import type { User } from '../schemas.js';
+import type { User } from '../login-schemas.js';
 import { errorResponse } from './answers.js';
 import type { HandlerSettings, TokenHandlerOptions } from './options.js';
 
@@ -35,7 +35,7 @@ export function createVerify(settings: HandlerSettings, options: Pick<TokenHandl
     options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch, timeoutMs });
 
   return async (token) => {
-    const itch = createItchClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch, timeoutMs });
+    const itch = createLoginClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch, timeoutMs });
     try {
       const info = await itch.credentialsInfo();
       const missing = missingScopes(info.scopes, requiredScopes);

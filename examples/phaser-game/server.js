@@ -1,0 +1,106 @@
+// The site of a Phaser game framed on itch.io, with Hono on Node: the game's page (which frames
+// the game, as itch.io's page does), the built game (dist/, served for GAME_ORIGIN: another site,
+// as html-classic.itch.zone is), the callback page and the token handler at /auth/itch, which
+// checks with itch.io whether the player owns the game and answers the game a game token, and the
+// owners-only level's data at /api/levels/vault, sent only for a game token of an owner.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
+
+// The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
+// and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
+const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787';
+const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
+const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
+// The game whose owners open the vault (the emulator's Starfall Keep by default), and its store page.
+const GAME_ID = Number(process.env.ITCH_GAME_ID ?? 2001);
+const STORE_URL = process.env.STORE_URL ?? 'https://pixelforge.itch.io/starfall-keep';
+// Your own itch.io API key (server-side only): ownership is then checked by download key and the
+// player consents to `profile:me` alone. Without it, the login asks for `game:view:ownership`,
+// which covers only games of the OAuth application's creator.
+const ITCH_API_KEY = process.env.ITCH_API_KEY || undefined;
+
+const PORT = Number(process.env.PORT ?? 3000);
+const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${PORT}`).origin;
+// Where the game is served from: another site than this one (localhost and 127.0.0.1 are two
+// sites to a browser), so this site's cookie is third-party in the game's frame, as on itch.io.
+const GAME_ORIGIN = new URL(process.env.GAME_ORIGIN ?? `http://localhost:${PORT}`).origin;
+
+if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
+const sessions = createSessions({
+  secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')],
+  allowedOrigins: [GAME_ORIGIN], // logins the game started get a game token, not the cookie; its API calls get CORS
+});
+
+const handleToken = createTokenHandler({
+  applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
+  baseUrl: ITCH_BASE_URL,
+  apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
+  allowedOrigins: [PUBLIC_ORIGIN, GAME_ORIGIN],
+  popup: true, // the game's login is a popup
+  // Asked of itch.io once per login; the answer is `owns: { [GAME_ID]: true | false }`, kept in
+  // the game token, which this server signs: the game cannot change it.
+  ownership: { gameIds: [GAME_ID], apiKey: ITCH_API_KEY },
+  onLogin: sessions.onLogin, // the game's login: { user, owns, gameToken }
+});
+
+/** The owners-only level: it lives here, and never ships in the game. */
+const VAULT = {
+  name: 'The vault',
+  stars: [
+    { x: 120, y: 120 },
+    { x: 300, y: 200 },
+    { x: 500, y: 120 },
+    { x: 680, y: 200 },
+    { x: 400, y: 300 },
+  ],
+};
+
+const app = new Hono();
+app.all('/auth/itch', (c) => handleToken(c.req.raw));
+// `route` answers the game origin's CORS preflights and calls the handler only with a valid game
+// token (else 401); whether the player owns the game is read from that token, never from the game.
+const vault = sessions.route({ allow: ['game'] }, async (_request, session) =>
+  session.owns?.[GAME_ID] === true
+    ? Response.json(VAULT)
+    : Response.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: STORE_URL }, { status: 403 }),
+);
+app.on(['GET', 'OPTIONS'], '/api/levels/vault', (c) => vault(c.req.raw));
+
+async function page(file, c) {
+  const html = await readFile(new URL(file, import.meta.url), 'utf8');
+  return c.html(html.replaceAll('%GAME_ORIGIN%', GAME_ORIGIN).replaceAll('%STORE_URL%', STORE_URL));
+}
+app.get('/', (c) => page('public/index.html', c));
+app.get('/callback.html', (c) => {
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  c.header('Cross-Origin-Opener-Policy', 'same-origin');
+  return page('public/callback.html', c);
+});
+for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {
+  const file = new URL(import.meta.resolve(`itch-oauth-widget/${script}`));
+  app.get(`/${script}`, async (c) => c.body(await readFile(file), 200, { 'Content-Type': 'text/javascript' }));
+}
+
+// The game: what `npm run build` made in dist/, and its config.json (in an upload to itch.io, a
+// file beside index.html with these values).
+app.get('/game/config.json', (c) =>
+  c.json({
+    site: PUBLIC_ORIGIN,
+    clientId: ITCH_CLIENT_ID,
+    itchBaseUrl: ITCH_BASE_URL,
+    scope: ITCH_API_KEY ? 'profile:me' : 'profile:me game:view:ownership',
+    gameId: GAME_ID,
+    storeUrl: STORE_URL,
+  }),
+);
+app.get('/game', (c) => c.redirect('/game/'));
+app.use('/game/*', serveStatic({ root: './dist', rewriteRequestPath: (path) => path.slice('/game'.length) }));
+
+serve({ fetch: app.fetch, port: PORT, hostname: '127.0.0.1' }, ({ port }) => {
+  console.log(`listening on http://127.0.0.1:${port}`);
+});

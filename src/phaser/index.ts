@@ -1,0 +1,111 @@
+// "Log in with itch.io" for Phaser 4 games: a global plugin over login(). Phaser is the game's own
+// (an optional peer dependency, external to this build): the plugin extends the game's
+// Phaser.Plugins.BasePlugin, so there is one Phaser on the page.
+import { Plugins } from 'phaser';
+import { ItchOAuthError } from '../core/errors.js';
+import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
+import type { Owns } from '../server/ownership.js';
+import type { User } from '../server/schemas.js';
+
+/**
+ * The plugin's `data` in the game config, and the argument of {@link ItchLoginPlugin.login}: the
+ * options of `login()`, each of which may be given in either place (the call's win).
+ */
+export type ItchLoginPluginOptions = Partial<LoginOptions>;
+
+/**
+ * What `createTokenHandler` with `createSessions().onLogin` answers a framed game's login: the
+ * player, what they own (with the handler's `ownership`), and the game token for the site's API.
+ * Your backend may answer something else: give its type to {@link ItchLoginPlugin.login}.
+ */
+export interface ItchLoginAnswer {
+  user: User;
+  /** `{ [gameId]: boolean }`, with the token handler's `ownership` option only. */
+  owns?: Owns;
+  /** The game token (a JWT) for `Authorization: Bearer`; absent for a login answered with the site's cookie. */
+  gameToken?: string;
+}
+
+/**
+ * A global Phaser plugin that logs the player in with itch.io.
+ *
+ * Installed once in the game config, with the options every login shares as its `data`. The
+ * game's event emitter (`game.events`) gets `itch-login` with the backend's answer after a login,
+ * and `itch-login-error` with the `ItchOAuthError` (its `code`) after a failed one.
+ *
+ * @example
+ * new Phaser.Game({
+ *   plugins: { global: [{ key: 'ItchLogin', plugin: ItchLoginPlugin, start: true,
+ *     data: { clientId, redirectUri, backend: 'https://your.site/auth/itch' } }] },
+ * });
+ * // in a scene, in an input handler (the popup needs the click):
+ * button.on('pointerup', () => (this.plugins.get('ItchLogin') as ItchLoginPlugin).login());
+ * this.game.events.on('itch-login', (answer: ItchLoginAnswer) => greet(answer.user));
+ */
+export class ItchLoginPlugin extends Plugins.BasePlugin {
+  /** The options of every login: the plugin's `data` in the game config. */
+  private defaults: ItchLoginPluginOptions = {};
+  /** The login under way: a second call while it is gives the same promise, and opens no second popup. */
+  private pending: Promise<unknown> | undefined;
+  /** Ends the login under way when the plugin is destroyed with its game. */
+  private ending: AbortController | undefined;
+
+  /** Called once by Phaser's PluginManager with the `data` of the plugin's config entry. */
+  override init(data?: ItchLoginPluginOptions): void {
+    this.defaults = { ...data };
+  }
+
+  /**
+   * Makes the popup's one-time secret ahead of the first click (Web Crypto is asynchronous, and the
+   * click must open the popup at once).
+   */
+  override start(): void {
+    void preparePopupLogin();
+  }
+
+  /**
+   * Logs the player in: opens the itch.io popup at once, so call it from an input handler
+   * (`pointerdown`/`pointerup` on a game object, `keydown-ENTER`): Phaser runs those inside the
+   * browser's event, which carries the player's activation. Resolves with the backend's answer and
+   * emits `itch-login` with it on `game.events`; rejects with an `ItchOAuthError` and emits
+   * `itch-login-error` with it.
+   *
+   * @param options - added to (and overriding) the plugin's `data`. Popup mode by default, also on
+   *   a page that is not framed: a redirect would leave the game.
+   * @returns the backend's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
+   */
+  login<Answer = ItchLoginAnswer>(options: ItchLoginPluginOptions = {}): Promise<Answer> {
+    this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options }).finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending as Promise<Answer>;
+  }
+
+  private async run(options: ItchLoginPluginOptions): Promise<unknown> {
+    const events = this.game.events;
+    // The caller's signal, and the game's end: one signal for login() (without AbortSignal.any,
+    // which Safari has only since 17.4).
+    const ending = (this.ending = new AbortController());
+    const forward = () => ending.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    options.signal?.addEventListener('abort', forward, { once: true });
+    try {
+      const { response } = await login({ ...(options as LoginOptions), signal: ending.signal });
+      events.emit('itch-login', response);
+      return response;
+    } catch (caught) {
+      const error = caught instanceof ItchOAuthError ? caught : new ItchOAuthError('config_invalid', String(caught), { cause: caught });
+      events.emit('itch-login-error', error);
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', forward);
+      this.ending = undefined;
+    }
+  }
+
+  /** Called by Phaser when the game is destroyed: a login under way is abandoned (its popup closes). */
+  override destroy(): void {
+    this.ending?.abort();
+    super.destroy();
+  }
+}

@@ -1,0 +1,60 @@
+/*
+ * The "Continue with itch.io" button that `login()` shows over the page when it is called with no
+ * user activation left (a game loop that reads its input a frame or seconds after the click, code
+ * after an `await`): a browser opens a popup only in a person's click or key press, or shortly
+ * after ("transient activation",
+ * https://html.spec.whatwg.org/multipage/interaction.html#tracking-user-activation), so this
+ * button asks for one. A modal `<dialog>` (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element):
+ * it is drawn in the top layer, above a game's full-screen canvas too, takes the focus, and
+ * closes on Escape. Lit's `render`, which the script-tag file carries anyway, in a shadow root.
+ */
+import { adoptStyles, css, html, render } from 'lit';
+
+/** The words the button shows, in one place so that a translation can take them over. */
+export const CONTINUE_MESSAGES = {
+  /** The dialog's accessible name. */
+  title: 'Log in with itch.io',
+  /** The button whose click opens itch.io's window. */
+  continue: 'Continue with itch.io',
+  /** The button that gives the login up (as Escape does). */
+  dismiss: 'Cancel',
+};
+
+// Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
+// animation at all (so none under prefers-reduced-motion), and a transparent border that forced
+// colors make visible (https://www.w3.org/TR/css-color-adjust-1/#forced-colors-properties).
+const styles = css`dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
+
+/**
+ * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
+ * and `dismiss` on Cancel or Escape; returns what removes it and gives the focus back (`true` if it was shown).
+ */
+export function showContinue(go: () => void, dismiss: () => void): () => boolean {
+  const previous = document.activeElement as HTMLElement | null;
+  const host = document.createElement('div');
+  const root = host.attachShadow({ mode: 'open' });
+  let shown = true;
+  const end = (then?: () => void) => (event: Event) => {
+    if (!event.isTrusted || !shown) return;
+    remove();
+    then?.();
+  };
+  const remove = () => {
+    const was = shown;
+    shown = false;
+    host.remove();
+    if (was) previous?.focus();
+    return was;
+  };
+  adoptStyles(root, [styles]);
+  render(
+    html`<dialog part="dialog" aria-label=${CONTINUE_MESSAGES.title} @close=${end(dismiss)}>
+      <button part="continue" autofocus @click=${end(go)}>${CONTINUE_MESSAGES.continue}</button
+      ><button part="dismiss" @click=${end(dismiss)}>${CONTINUE_MESSAGES.dismiss}</button>
+    </dialog>`,
+    root,
+  );
+  document.body.append(host);
+  root.querySelector('dialog')!.showModal();
+  return remove;
+}

@@ -1,0 +1,45 @@
+// What a browser app imports from the package never loads the server's libraries: the browser
+// entries share a few modules with the server (error codes, scopes, the authorize URL), and a
+// chunk that held those beside the server's schemas would make every SPA and Phaser game that
+// imports the button also load zod. Walks the relative imports of each built browser entry in
+// dist/ (`npm run build` first; CI builds it at `npm ci`).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const browserEntries = ['index.js', 'define.js', 'capture.js', 'phaser.js'];
+const serverOnly = /^(zod|hono|unstorage|lru-cache|jose|node:)/;
+
+/** Every bare import that `entry` reaches through the relative ones, with the file it is in. */
+function bareImportsOf(entry: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(path.join(dist, file), 'utf8');
+    for (const [, specifier = ''] of code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+      if (specifier.startsWith('./')) visit(specifier.slice(2));
+      else found.set(specifier, file);
+    }
+  };
+  visit(entry);
+  return found;
+}
+
+describe('the browser entries of dist/', () => {
+  for (const entry of browserEntries) {
+    it(`${entry} reaches no server library`, () => {
+      const imports = bareImportsOf(entry);
+      assert.ok(imports.size > 0 || entry === 'capture.js', `${entry}: no import found, so the walk saw nothing`);
+      const offending = [...imports].filter(([specifier]) => serverOnly.test(specifier));
+      assert.deepEqual(offending, [], `${entry} reaches server libraries: ${JSON.stringify(offending)}`);
+    });
+  }
+  it('the server entry does reach zod (a control: the walk follows chunks)', () => {
+    assert.ok(bareImportsOf('server.js').has('zod/mini'));
+  });
+});
