@@ -23,6 +23,10 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
+// Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
+// is dark: light-dark() follows the page's color-scheme, so a page that only declares light stays
+// light even when the system is dark. Forced colours (Windows High Contrast) drop the background:
+// a system-colour border keeps the button's edge. A reduced-motion preference stops the hover fade.
 export const styles = css`
   :host {
     display: inline-flex;
@@ -34,8 +38,6 @@ export const styles = css`
     --_font: var(--itch-login-font, inherit);
     --_ring: var(--itch-login-focus-ring, #1f6feb);
   }
-  /* Dark colours when the page is dark: light-dark() follows the page's color-scheme, so a page
-     that only declares light stays light even when the system is dark. */
   @supports (color: light-dark(#000, #fff)) {
     :host {
       --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
@@ -62,7 +64,7 @@ export const styles = css`
     font-weight: 700;
     line-height: 1.2;
     cursor: pointer;
-    transition: background-color 120ms ease;
+    transition: background-color 120ms;
   }
   button:hover:not(:disabled) {
     background: var(--_hover);
@@ -86,4 +88,6 @@ export const styles = css`
     flex: none;
     fill: currentColor;
   }
+  @media (forced-colors: active) { button { border: 2px solid ButtonText } }
+  @media (prefers-reduced-motion: reduce) { button { transition: none } }
 `;

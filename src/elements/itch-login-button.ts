@@ -246,6 +246,16 @@ export class ItchLoginButton extends LitElement {
     );
   }
 
+  /**
+   * "Cancel" goes away with the login it ends: the focus goes back to the login button first, so a
+   * keyboard user is not left on nothing. (Without it, focus stays on the login button all along:
+   * the popup is another window.)
+   */
+  private cancel(): void {
+    this.renderRoot.querySelector('button')!.focus();
+    this.waiting?.abort();
+  }
+
   protected override render() {
     const words = { ...this.words!, ...this.messages };
     const disabled = this.disabled || this.configError !== undefined;
@@ -257,7 +267,7 @@ export class ItchLoginButton extends LitElement {
       </svg>
       <span part="label"><slot>${words.login}</slot></span>
     </button>
-    ${this.waiting ? html`<button part="cancel" type="button" @click=${() => this.waiting?.abort()}>${words.cancel}</button>` : nothing}`;
+    ${this.waiting ? html`<button part="cancel" type="button" @click=${this.cancel}>${words.cancel}</button>` : nothing}`;
   }
 }
 

@@ -1,5 +1,8 @@
 import { css } from 'lit';
 
+// Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
+// is dark (light-dark() follows the page's color-scheme). Forced colours (Windows High Contrast)
+// drop the buttons' background: a system-colour border keeps their edge.
 export const styles = css`
   :host {
     display: block;
@@ -8,7 +11,6 @@ export const styles = css`
     --_error: var(--itch-login-error-color, #b3261e);
     --_ring: var(--itch-login-focus-ring, #1f6feb);
   }
-  /* Dark colours when the page is dark (light-dark() follows the page's color-scheme). */
   @supports (color: light-dark(#000, #fff)) {
     :host {
       --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
@@ -41,4 +43,5 @@ export const styles = css`
     outline: 3px solid var(--_ring);
     outline-offset: 2px;
   }
+  @media (forced-colors: active) { button { border: 2px solid ButtonText } }
 `;

@@ -199,6 +199,9 @@ export class ItchOAuthCallback extends LitElement {
         if (!this.noRedirect && view.flow) this.replace(safeReturnTo(view.flow.returnTo, location.origin));
       } else if (view.kind === 'error') {
         this.dispatchEvent(errorEvent(view.code, en[view.code]));
+        // What the person can do next ("Try again" or "Close") takes the focus, once, so that a
+        // keyboard or screen reader user starts there; the alert above it has said what happened.
+        this.renderRoot.querySelector('button')?.focus();
       }
     });
   }

@@ -721,3 +721,4 @@ const hostileOpener: Scenario = {
  * and the cross-origin-isolated game, are in test/e2e/popup-binding.spec.ts, in Chromium.)
  */
 export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];
+SCENARIOS.push(...(await import('./scenarios-a11y.js')).A11Y_SCENARIOS);
