@@ -55,7 +55,7 @@ export default defineConfig(({ mode }): UserConfig => {
           /^hono($|\/)/,
           /^@hono\//,
           /^unstorage($|\/)/,
-          /^lru-cache$/,
+          /^tiny-lru$/,
           /^node:/,
           /^vite$/,
           /^open$/,
