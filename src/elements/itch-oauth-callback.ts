@@ -228,7 +228,7 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   protected override shouldUpdate(): boolean {
-    return (this.words = messagesFor(this)) !== undefined;
+    return (this.words = messagesFor(this, en)) !== undefined;
   }
 
   protected override render() {

@@ -5,7 +5,7 @@
  * It speaks the game page's language (`<html lang>`, else the browser's; see src/i18n/).
  */
 import { format } from '../i18n/catalogue.js';
-import { widget as en } from '../i18n/locales/en.js';
+import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 
 let codeView: HTMLElement | undefined;
@@ -22,7 +22,7 @@ export function showCode(code: string | undefined): void {
   view.style.cssText =
     'position:fixed;z-index:2147483647;right:1rem;bottom:1rem;max-width:20rem;padding:1rem;background:#222;color:#fff;font:16px system-ui';
   // In English while the page's language loads: the code itself must not wait.
-  const say = () => (view.textContent = format((messagesFor(document.documentElement) ?? en).code, { code }));
+  const say = () => (view.textContent = format((messagesFor(document.documentElement, en) ?? en).code, { code }));
   say();
   unwatch = watch(say);
   document.body.append(view);

@@ -1,19 +1,26 @@
 // English, the source catalogue: every other locale has exactly these keys and placeholders.
 // For translators: see ../README.md (register, glossary, placeholders).
 
-/** The elements' words (the button, the callback page, the code shown on the game's page). */
-export const widget = {
+/**
+ * The words of the login button and of what `login()` draws on the game's page (its Continue
+ * button, the code): all that the button-only script file carries.
+ */
+export const button = {
   login: 'Log in with itch.io',
   cancel: 'Cancel',
   continue: 'Continue with itch.io',
   dismiss: 'Cancel',
+  code: 'itch.io login: confirm in its window only if it shows the code {code}.',
+};
+
+/** The callback page's words. */
+export const callback = {
   idle: 'No itch.io login in progress.',
   pending: 'Logging you in with itch.io…',
   success: "You're logged in with itch.io.",
   retry: 'Try again',
   close: 'Close',
   store: 'Get it on itch.io',
-  code: 'itch.io login: confirm in its window only if it shows the code {code}.',
   access_denied: 'You declined the login on itch.io.',
   state_missing: 'This login was not started on this site, so it was not completed.',
   state_mismatch: 'This login was not started here, or it was already used.',
@@ -32,3 +39,6 @@ export const widget = {
   next_backend_rejected: 'To use another itch.io account, log out on itch.io first.',
   next_network_error: 'Try again in a few minutes.',
 };
+
+/** The elements' words (the button, the callback page, the code shown on the game's page). */
+export const widget = /* @__PURE__ */ Object.assign({}, button, callback);
