@@ -79,7 +79,7 @@ export default defineConfig(({ mode }): UserConfig => {
           /^hono($|\/)/,
           /^@hono\//,
           /^unstorage($|\/)/,
-          /^tiny-lru$/,
+
           /^node:/,
           /^vite$/,
           /^open$/,

@@ -19,8 +19,8 @@
  *   is refused (503) until some expire. A flood can delay new code confirmations; it cannot undo
  *   one.
  */
-import { lru } from 'tiny-lru';
 import { createStorage, type Storage } from 'unstorage';
+import { boundedCache } from '../bounded-cache.js';
 import type { Refusal } from '../token-handler/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
 
@@ -75,19 +75,18 @@ export interface PopupNotice {
  * {@link POPUP_TTL_S}. Notices take at most {@link NOTICE_SLOTS} of them.
  */
 export function memoryPopupStore(): Storage {
-  // unstorage's driver over a least-recently-used cache (tiny-lru: a fraction of lru-cache's size,
-  // which a Worker bundle carries), an entry expiring POPUP_TTL_S after it was last set. Its keys
-  // live in a prototype-less object: `__proto__` is a key like another.
-  const cache = lru<unknown>(10_000, POPUP_TTL_S * 1000, true);
+  // unstorage's driver over a least-recently-used cache, an entry expiring POPUP_TTL_S after it
+  // was last set.
+  const cache = boundedCache<unknown>(10_000, POPUP_TTL_S * 1000);
   return createStorage({
     driver: {
       name: 'memory-lru',
       hasItem: (key) => cache.has(key),
       getItem: (key) => cache.get(key) ?? null,
-      setItem: (key, value) => void cache.set(key, value),
-      removeItem: (key) => void cache.delete(key),
+      setItem: (key, value) => cache.set(key, value),
+      removeItem: (key) => cache.delete(key),
       getKeys: () => cache.keys(),
-      clear: () => void cache.clear(),
+      clear: () => cache.clear(),
     },
   });
 }
