@@ -79,7 +79,6 @@ export default defineConfig(({ mode }): UserConfig => {
           /^hono($|\/)/,
           /^@hono\//,
           /^unstorage($|\/)/,
-
           /^node:/,
           /^vite$/,
           /^open$/,
