@@ -5,8 +5,31 @@
 //   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
 //   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
 // (then scripts/build-locales.ts writes dist/locales/<locale>.js, the script-tag file's other languages)
+import { transform } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+
+/**
+ * Minifies the CSS of lit's css`` literals (indentation, comments), which a JavaScript minifier
+ * leaves as they are: esbuild's CSS minifier, each `${…}` kept in place as a placeholder name.
+ * @see https://esbuild.github.io/api/#minify
+ */
+const minifyLitCss: Plugin = {
+  name: 'minify-lit-css',
+  async transform(code, id) {
+    if (!/\/src\/.*\.ts$/.test(id) || !code.includes('css`')) return null;
+    let out = '';
+    let at = 0;
+    for (const match of code.matchAll(/\bcss`([^`]*)`/g)) {
+      const holes: string[] = [];
+      const text = match[1]!.replace(/\$\{[^}]*\}/g, (hole) => `__hole${holes.push(hole) - 1}__`);
+      const minified = (await transform(text, { loader: 'css', minify: true })).code.trim();
+      out += code.slice(at, match.index) + 'css`' + minified.replace(/__hole(\d+)__/g, (_, i: string) => holes[Number(i)]!) + '`';
+      at = match.index + match[0].length;
+    }
+    return { code: out + code.slice(at), map: null };
+  },
+};
 
 const iife = (entry: string, fileName: string): UserConfig => ({
   build: {
@@ -18,6 +41,7 @@ const iife = (entry: string, fileName: string): UserConfig => ({
     lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
   },
   define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [minifyLitCss],
 });
 
 export default defineConfig(({ mode }): UserConfig => {
@@ -57,7 +81,6 @@ export default defineConfig(({ mode }): UserConfig => {
           /^hono($|\/)/,
           /^@hono\//,
           /^unstorage($|\/)/,
-          /^lru-cache$/,
           /^node:/,
           /^vite$/,
           /^open$/,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { pageWords } from '../i18n/pages.js';
+import { desktopWords } from '../i18n/desktop-pages.js';
 
 /**
  * The page the loopback listener serves at the redirect URI. Its one inline script reads the
@@ -57,21 +57,21 @@ const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
  * it is secret), and its headers: its CSP and `Content-Language`.
  */
 export function callbackPage(acceptLanguage: string | undefined): [html: string, headers: Record<string, string>] {
-  const { locale, words } = pageWords(acceptLanguage);
+  const { locale, words } = desktopWords(acceptLanguage);
   const said = {
-    nothingTitle: words.desktop_nothing_title,
-    nothing: words.desktop_nothing,
-    stoppedTitle: words.desktop_stopped_title,
-    stopped: words.desktop_stopped,
+    nothingTitle: words.nothing_title,
+    nothing: words.nothing,
+    stoppedTitle: words.stopped_title,
+    stopped: words.stopped,
   };
   const html = `<!doctype html>
 <html lang="${locale}">
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(words.desktop_title)}</title>
+<title>${escapeHtml(words.title)}</title>
 <style>${STYLE}</style>
-<h1 id="title">${escapeHtml(words.desktop_finishing)}</h1>
+<h1 id="title">${escapeHtml(words.finishing)}</h1>
 <p id="detail" role="status"></p>
 <script type="application/json" id="words">${JSON.stringify(said).replace(/</g, '\\u003c')}</script>
 <script>${CAPTURE_SCRIPT}</script>

@@ -5,7 +5,7 @@ import { parseCallbackFragment, type CallbackResponse } from '../core/fragment.j
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import { createState } from '../core/state.js';
 import { callbackPage } from './callback-page.js';
-import { pageWords } from '../i18n/pages.js';
+import { desktopWords } from '../i18n/desktop-pages.js';
 import { answer, hasCookie, readBody, refuse, sameSecret, send } from './loopback-http.js';
 import { bindMessage, closeServers, isBindError, listen, parseLoopbackRedirectUri } from './loopback-listener.js';
 import { loginOutOfBand } from './out-of-band.js';
@@ -155,7 +155,7 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
     // The page and its answers speak the browser's language (Accept-Language).
     const language = request.headers['accept-language'];
     if (request.method === 'GET') return send(response, 200, 'text/html; charset=utf-8', ...callbackPage(language));
-    const { words } = pageWords(language);
+    const { words } = desktopWords(language);
     if (request.method !== 'POST') return send(response, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET, POST' });
     // The page's own fetch always carries its Origin; a JSON body cannot come from a plain form.
     if (origin === undefined) return refuse(response, 403, 'Refused: no Origin');
@@ -196,8 +196,8 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
         response,
         200,
         {
-          title: error.code === 'access_denied' ? words.desktop_cancelled_title : words.desktop_failed_title,
-          message: words.desktop_told,
+          title: error.code === 'access_denied' ? words.cancelled_title : words.failed_title,
+          message: words.told,
         },
         { connection: 'close', ...clearCookie },
       );
@@ -210,12 +210,12 @@ export async function loginWithLoopback(options: LoopbackLoginOptions): Promise<
       await answer(
         response,
         200,
-        { title: words.desktop_failed_title, message: `${(error as Error).message}. ${words.desktop_close}` },
+        { title: words.failed_title, message: `${(error as Error).message}. ${words.close}` },
         { connection: 'close', ...clearCookie },
       );
       return finish({ ok: false, error });
     }
-    await answer(response, 200, { title: words.desktop_done_title, message: words.desktop_done }, { connection: 'close', ...clearCookie });
+    await answer(response, 200, { title: words.done_title, message: words.done }, { connection: 'close', ...clearCookie });
     return finish({ ok: true, value: result });
   };
 

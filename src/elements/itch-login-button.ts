@@ -5,6 +5,7 @@ import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginH
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
+import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 import { styles } from './itch-login-button.styles.js';
@@ -92,7 +93,7 @@ export class ItchLoginButton extends LitElement {
   messages: Partial<WidgetMessages> | undefined;
 
   /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
-  private words: WidgetMessages | undefined;
+  private words: typeof en | undefined;
   private unwatch: (() => void) | undefined;
 
   /** Why the configuration is invalid, if it is. */
@@ -134,7 +135,7 @@ export class ItchLoginButton extends LitElement {
   };
 
   protected override shouldUpdate(): boolean {
-    return (this.words = messagesFor(this)) !== undefined;
+    return (this.words = messagesFor(this, en)) !== undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

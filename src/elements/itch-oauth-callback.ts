@@ -14,7 +14,7 @@ import { styles } from './itch-oauth-callback.styles.js';
  * What each error code means to the person logging in, in English (the `message` of
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
  */
-export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(ERROR_CODES.map((code) => [code, en[code]])) as Record<
+export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ ERROR_CODES.map((code) => [code, en[code]])) as Record<
   ItchOAuthErrorCode,
   string
 >;
@@ -231,7 +231,7 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   protected override shouldUpdate(): boolean {
-    return (this.words = messagesFor(this)) !== undefined;
+    return (this.words = messagesFor(this, en)) !== undefined;
   }
 
   protected override render() {

@@ -8,7 +8,6 @@
 import { LOCALES, type WidgetMessages } from './catalogue.js';
 import { loadLocale } from './load-locale.js';
 import { matchLocale } from './match.js';
-import { widget as en } from './locales/en.js';
 
 /** Each shipped locale's catalogue once loaded (`null` while it loads), English's empty: it is the base. */
 const loaded: Record<string, Partial<WidgetMessages> | null> = { en: {} };
@@ -30,11 +29,12 @@ export function setMessages(locale: string, messages: Partial<WidgetMessages>): 
 }
 
 /**
- * The words for `node` (see the top of this file for its locale), or `undefined` while its
- * locale loads (the caller waits for `watch` rather than showing English first). A locale that
- * fails to load is said in English.
+ * The words for `node` (see the top of this file for its locale) over `en`, the English words the
+ * caller shows (its part of `src/i18n/locales/en.ts`: the button-only file carries no callback
+ * page's words), or `undefined` while its locale loads (the caller waits for `watch` rather than
+ * showing English first). A locale that fails to load is said in English.
  */
-export function messagesFor(node: Element): WidgetMessages | undefined {
+export function messagesFor<Words extends Partial<WidgetMessages>>(node: Element, en: Words): Words | undefined {
   // (No lang attribute: `undefined`, which matches no locale.)
   const lang = node.closest('[lang]:not([lang=""])')?.getAttribute('lang');
   const locale = matchLocale([lang, ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
@@ -48,7 +48,7 @@ export function messagesFor(node: Element): WidgetMessages | undefined {
       });
   }
   const shipped = loaded[locale];
-  return shipped === null ? undefined : { ...en, ...shipped, ...overrides[locale] };
+  return shipped === null ? undefined : ({ ...en, ...shipped, ...overrides[locale] } as Words);
 }
 
 /**

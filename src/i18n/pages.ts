@@ -1,22 +1,23 @@
 /*
- * The words of the pages the server renders (the popup's start page and code confirmation, the
- * desktop callback page), in the language the browser asks for with `Accept-Language`. Server
- * side only: every locale is bundled, nothing is loaded.
+ * The words of the popup's pages the server renders (its start page and code confirmation, the
+ * unavailable page), in the language the browser asks for with `Accept-Language`. Server side
+ * only: every locale is bundled, nothing is loaded. (The desktop callback page's words are apart,
+ * in desktop-pages.ts, so that a Worker does not carry them.)
  */
 import type { Locale, PageMessages } from './catalogue.js';
 import { matchLocale } from './match.js';
-import { pages as de } from './locales/de.js';
-import { pages as en } from './locales/en.js';
-import { pages as es } from './locales/es.js';
-import { pages as fr } from './locales/fr.js';
-import { pages as it } from './locales/it.js';
-import { pages as ja } from './locales/ja.js';
-import { pages as ko } from './locales/ko.js';
-import { pages as pl } from './locales/pl.js';
-import { pages as ptBR } from './locales/pt-BR.js';
-import { pages as ru } from './locales/ru.js';
-import { pages as tr } from './locales/tr.js';
-import { pages as zhCN } from './locales/zh-CN.js';
+import { pages as de } from './pages/de.js';
+import { pages as en } from './pages/en.js';
+import { pages as es } from './pages/es.js';
+import { pages as fr } from './pages/fr.js';
+import { pages as it } from './pages/it.js';
+import { pages as ja } from './pages/ja.js';
+import { pages as ko } from './pages/ko.js';
+import { pages as pl } from './pages/pl.js';
+import { pages as ptBR } from './pages/pt-BR.js';
+import { pages as ru } from './pages/ru.js';
+import { pages as tr } from './pages/tr.js';
+import { pages as zhCN } from './pages/zh-CN.js';
 
 const PAGES: Record<Locale, PageMessages> = { en, es, 'pt-BR': ptBR, fr, de, it, pl, ru, tr, ja, ko, 'zh-CN': zhCN };
 
@@ -41,8 +42,13 @@ export function acceptedLanguages(header: string | null | undefined): string[] {
     .map(({ tag }) => tag);
 }
 
+/** The locale for a request's `Accept-Language` header among `available` (English when none matches). */
+export function pageLocale(acceptLanguage: string | null | undefined, available: readonly string[]): Locale {
+  return (matchLocale(acceptedLanguages(acceptLanguage), available) ?? 'en') as Locale;
+}
+
 /** The locale and words for a request's `Accept-Language` header (English when none matches). */
 export function pageWords(acceptLanguage: string | null | undefined): { locale: Locale; words: PageMessages } {
-  const locale = (matchLocale(acceptedLanguages(acceptLanguage), Object.keys(PAGES)) ?? 'en') as Locale;
+  const locale = pageLocale(acceptLanguage, Object.keys(PAGES));
   return { locale, words: { ...en, ...PAGES[locale] } };
 }

@@ -11,7 +11,7 @@
  * the login ends: the person can still compare it with the popup's.
  */
 import { format } from '../i18n/catalogue.js';
-import { widget as en } from '../i18n/locales/en.js';
+import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 
 let codeView: HTMLDialogElement | undefined;
@@ -27,7 +27,7 @@ export function showCode(code: string | undefined): void {
   const view = (codeView = document.createElement('dialog'));
   view.style.cssText = 'position:fixed;z-index:2147483647;inset:auto 1rem 1rem auto;background:#222;color:#fff;font:16px system-ui';
   // In English while the page's language loads: the code itself must not wait.
-  const say = () => (view.textContent = format((messagesFor(document.documentElement) ?? en).code, { code }));
+  const say = () => (view.textContent = format((messagesFor(document.documentElement, en) ?? en).code, { code }));
   say();
   unwatch = watch(say);
   // Escape closed it (the focus is back where it was): it stays in view, without the modality

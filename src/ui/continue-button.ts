@@ -11,7 +11,7 @@
  * `login` (the dialog's name), `continue` and `dismiss`.
  */
 import { adoptStyles, css, html, render } from 'lit';
-import { widget as en } from '../i18n/locales/en.js';
+import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
@@ -44,7 +44,7 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   adoptStyles(root, [styles]);
   // In English while the page's language loads: the player's click must not wait.
   const draw = () => {
-    const words = messagesFor(document.documentElement) ?? en;
+    const words = messagesFor(document.documentElement, en) ?? en;
     render(
       html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)}>
         <button part="continue" autofocus @click=${end(go)}>${words.continue}</button

@@ -7,6 +7,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 import type { ItchLoginButton } from '../../src/elements/itch-login-button.js';
 import { messagesFor, setMessages } from '../../src/i18n/messages.js';
+import { widget } from '../../src/i18n/locales/en.js';
 
 const label = (el: ItchLoginButton) => el.shadowRoot?.querySelector('[part=label] slot')?.textContent ?? '';
 const says = async (el: ItchLoginButton, text: string) =>
@@ -73,8 +74,8 @@ describe('the elements choose their language', () => {
     setMessages('nl', { login: 'Inloggen met itch.io' });
     const dutch = await button('nl-BE');
     await says(dutch, 'Inloggen met itch.io');
-    // A message the site left out is English.
-    expect(messagesFor(dutch)?.cancel).to.equal('Cancel');
+    // A message the site left out is English (messagesFor takes the English words its caller shows).
+    expect(messagesFor(dutch, widget)?.cancel).to.equal('Cancel');
   });
 
   it('keep a slotted label over any message', async () => {

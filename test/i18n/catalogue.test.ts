@@ -4,15 +4,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LOCALES } from '../../src/i18n/catalogue.js';
 
-type Catalogue = { widget: Record<string, string>; pages: Record<string, string> };
-const load = async (locale: string) => (await import(`../../src/i18n/locales/${locale}.ts`)) as Catalogue;
+type Catalogue = { widget: Record<string, string>; pages: Record<string, string>; desktop: Record<string, string> };
+// (Each part is its own file, src/i18n/{locales,pages,desktop}/<locale>.ts, so that no bundle carries words it never shows.)
+const load = async (locale: string): Promise<Catalogue> => ({
+  ...(await import(`../../src/i18n/locales/${locale}.ts`)),
+  ...(await import(`../../src/i18n/pages/${locale}.ts`)),
+  ...(await import(`../../src/i18n/desktop/${locale}.ts`)),
+});
 const placeholders = (message: string) => [...new Set(message.match(/\{\w+\}/g) ?? [])].sort();
 
 describe('message catalogues', async () => {
   const en = await load('en');
   for (const locale of LOCALES) {
     const catalogue = await load(locale);
-    for (const part of ['widget', 'pages'] as const) {
+    for (const part of ['widget', 'pages', 'desktop'] as const) {
       it(`${locale} ${part}: the keys of English, no more, no fewer`, () => {
         assert.deepEqual(Object.keys(catalogue[part]).sort(), Object.keys(en[part]).sort());
       });

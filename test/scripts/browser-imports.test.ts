@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const browserEntries = ['index.js', 'define.js', 'capture.js', 'phaser.js'];
-const serverOnly = /^(zod|hono|unstorage|lru-cache|jose|node:)/;
+const serverOnly = /^(zod|hono|unstorage|jose|node:)/;
 
 /** Every bare import that `entry` reaches through the relative ones, with the file it is in. */
 function bareImportsOf(entry: string): Map<string, string> {

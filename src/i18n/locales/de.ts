@@ -1,5 +1,5 @@
 // Deutsch. Anrede: „du“ (wie in den meisten Spiele-Oberflächen). Glossar: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'Mit itch.io anmelden',
@@ -31,37 +31,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Hol es dir auf itch.io, oder melde dich dort ab, um das Konto zu verwenden, dem es gehört.',
   next_backend_rejected: 'Um ein anderes itch.io-Konto zu verwenden, melde dich zuerst auf itch.io ab.',
   next_network_error: 'Versuche es in ein paar Minuten erneut.',
-};
-
-export const pages: PageMessages = {
-  title: 'Mit itch.io anmelden',
-  checking: 'Das Spiel, das dieses Fenster geöffnet hat, wird geprüft…',
-  leaving: 'itch.io wird geöffnet…',
-  confirm: 'Dieses Fenster kann das Spiel, das es geöffnet hat, nicht sehen.',
-  confirm_code:
-    '{site} ({origin}) bittet dich, diesen Code zu bestätigen. Bestätige nur, wenn das Spiel von {site} genau jetzt denselben Code zeigt. Hat dir eine andere Website, ein anderes Spiel, eine Nachricht oder eine Person diesen Code gegeben, wähle „Es zeigt ihn nicht“: Eine Bestätigung würde sie mit deinem Konto bei {site} anmelden.',
-  code_label: 'Code {code}',
-  yes: 'Das Spiel zeigt {code}',
-  no: 'Es zeigt ihn nicht',
-  close: 'Schließen',
-  popup_unverified:
-    'Dieses Fenster konnte nicht dem Spiel zugeordnet werden, das es geöffnet hat. Zu deiner Sicherheit endet die Anmeldung hier. Schließe dieses Fenster und melde dich im Spiel erneut an (erlaube Pop-ups, wenn dein Browser fragt).',
-  state_mismatch: 'Die Seite, die dieses Fenster geöffnet hat, darf sich nicht bei dieser Website anmelden. Schließe dieses Fenster.',
-  refused: 'Diese Anmeldung konnte nicht starten. Schließe dieses Fenster und versuche es erneut.',
-  network: 'Die Website ist nicht erreichbar. Schließe dieses Fenster und versuche es erneut.',
-  silent: 'Die Seite, die dieses Fenster geöffnet hat, hat nicht geantwortet. Schließe dieses Fenster und melde dich im Spiel erneut an.',
-  unavailable: 'Die Website kann dich gerade nicht anmelden. Schließe dieses Fenster und versuche es gleich noch einmal.',
-  desktop_title: 'itch.io-Anmeldung',
-  desktop_finishing: 'Die itch.io-Anmeldung wird abgeschlossen…',
-  desktop_nothing_title: 'Hier gibt es nichts abzuschließen',
-  desktop_nothing: 'Diese Adresse enthält keine Antwort von itch.io. Du kannst diesen Tab schließen.',
-  desktop_stopped_title: 'Die Anwendung wartet nicht mehr',
-  desktop_stopped:
-    'Sie wartet nicht mehr auf diese Anmeldung: Starte die Anmeldung erneut in der Anwendung. Du kannst diesen Tab schließen.',
-  desktop_done_title: 'Du bist angemeldet',
-  desktop_done: 'Du kannst diesen Tab schließen und zur Anwendung zurückkehren.',
-  desktop_cancelled_title: 'Anmeldung abgebrochen',
-  desktop_failed_title: 'Die Anmeldung wurde nicht abgeschlossen',
-  desktop_told: 'Die Anwendung wurde benachrichtigt. Du kannst diesen Tab schließen.',
-  desktop_close: 'Du kannst diesen Tab schließen.',
 };

@@ -1,19 +1,26 @@
 // English, the source catalogue: every other locale has exactly these keys and placeholders.
 // For translators: see ../README.md (register, glossary, placeholders).
 
-/** The elements' words (the button, the callback page, the code shown on the game's page). */
-export const widget = {
+/**
+ * The words of the login button and of what `login()` draws on the game's page (its Continue
+ * button, the code): all that the button-only script file carries.
+ */
+export const button = {
   login: 'Log in with itch.io',
   cancel: 'Cancel',
   continue: 'Continue with itch.io',
   dismiss: 'Cancel',
+  code: 'itch.io login: confirm in its window only if it shows the code {code}.',
+};
+
+/** The callback page's words. */
+export const callback = {
   idle: 'No itch.io login in progress.',
   pending: 'Logging you in with itch.io…',
   success: "You're logged in with itch.io.",
   retry: 'Try again',
   close: 'Close',
   store: 'Get it on itch.io',
-  code: 'itch.io login: confirm in its window only if it shows the code {code}.',
   access_denied: 'You declined the login on itch.io.',
   state_missing: 'This login was not started on this site, so it was not completed.',
   state_mismatch: 'This login was not started here, or it was already used.',
@@ -33,35 +40,5 @@ export const widget = {
   next_network_error: 'Try again in a few minutes.',
 };
 
-/** The pages the server renders: the popup's start page (and its code confirmation), the desktop callback page. */
-export const pages = {
-  title: 'Log in with itch.io',
-  checking: 'Checking the game that opened this window…',
-  leaving: 'Opening itch.io…',
-  confirm: 'This window cannot see the game that opened it.',
-  confirm_code:
-    '{site} ({origin}) asks you to confirm this code. Confirm only if {site}\'s own game shows this same code right now. If another site, game, message or person gave you this code, choose "It does not": confirming would log you in to {site} for them.',
-  code_label: 'code {code}',
-  yes: 'The game shows {code}',
-  no: 'It does not',
-  close: 'Close',
-  popup_unverified:
-    'This window could not be tied to the game that opened it, so the login stops here for your safety. Close this window and log in again from the game (allow pop-ups if your browser asks).',
-  state_mismatch: 'The page that opened this window is not allowed to log in to this site. Close this window.',
-  refused: 'This login could not start. Close this window and try again.',
-  network: 'The site could not be reached. Close this window and try again.',
-  silent: 'The page that opened this window did not answer. Close this window and log in again from the game.',
-  unavailable: 'The site cannot log you in right now. Close this window and try again in a moment.',
-  desktop_title: 'itch.io login',
-  desktop_finishing: 'Finishing the itch.io login…',
-  desktop_nothing_title: 'Nothing to finish here',
-  desktop_nothing: 'This address carries no answer from itch.io. You can close this tab.',
-  desktop_stopped_title: 'The application stopped waiting',
-  desktop_stopped: 'It no longer listens for this login: start the login again from the application. You can close this tab.',
-  desktop_done_title: 'You are logged in',
-  desktop_done: 'You can close this tab and go back to the application.',
-  desktop_cancelled_title: 'Login cancelled',
-  desktop_failed_title: 'The login did not complete',
-  desktop_told: 'The application was told. You can close this tab.',
-  desktop_close: 'You can close this tab.',
-};
+/** The elements' words (the button, the callback page, the code shown on the game's page). */
+export const widget = /* @__PURE__ */ Object.assign({}, button, callback);

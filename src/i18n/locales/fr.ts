@@ -1,6 +1,6 @@
 // Français. Vouvoiement (« vous »), comme la plupart des plateformes. Espace insécable avant « : ? ! ».
 // Glossaire : ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'Se connecter avec itch.io',
@@ -32,36 +32,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Procurez-vous le jeu sur itch.io, ou déconnectez-vous-y pour utiliser le compte qui le possède.',
   next_backend_rejected: 'Pour utiliser un autre compte itch.io, déconnectez-vous d’abord sur itch.io.',
   next_network_error: 'Réessayez dans quelques minutes.',
-};
-
-export const pages: PageMessages = {
-  title: 'Se connecter avec itch.io',
-  checking: 'Vérification du jeu qui a ouvert cette fenêtre…',
-  leaving: 'Ouverture d’itch.io…',
-  confirm: 'Cette fenêtre ne peut pas voir le jeu qui l’a ouverte.',
-  confirm_code:
-    '{site} ({origin}) vous demande de confirmer ce code. Ne confirmez que si le jeu de {site} affiche ce même code en ce moment. Si un autre site, un autre jeu, un message ou une personne vous a donné ce code, choisissez «\u00a0Il ne l’affiche pas\u00a0»\u00a0: confirmer les connecterait à {site} avec votre compte.',
-  code_label: 'code {code}',
-  yes: 'Le jeu affiche {code}',
-  no: 'Il ne l’affiche pas',
-  close: 'Fermer',
-  popup_unverified:
-    'Cette fenêtre n’a pas pu être reliée au jeu qui l’a ouverte\u00a0: la connexion s’arrête ici pour votre sécurité. Fermez cette fenêtre et reconnectez-vous depuis le jeu (autorisez les fenêtres pop-up si votre navigateur le demande).',
-  state_mismatch: 'La page qui a ouvert cette fenêtre n’est pas autorisée à se connecter à ce site. Fermez cette fenêtre.',
-  refused: 'Cette connexion n’a pas pu démarrer. Fermez cette fenêtre et réessayez.',
-  network: 'Le site est injoignable. Fermez cette fenêtre et réessayez.',
-  silent: 'La page qui a ouvert cette fenêtre n’a pas répondu. Fermez cette fenêtre et reconnectez-vous depuis le jeu.',
-  unavailable: 'Le site ne peut pas vous connecter pour le moment. Fermez cette fenêtre et réessayez dans un instant.',
-  desktop_title: 'Connexion itch.io',
-  desktop_finishing: 'Finalisation de la connexion itch.io…',
-  desktop_nothing_title: 'Rien à finaliser ici',
-  desktop_nothing: 'Cette adresse ne contient aucune réponse d’itch.io. Vous pouvez fermer cet onglet.',
-  desktop_stopped_title: 'L’application n’attend plus',
-  desktop_stopped: 'Elle n’attend plus cette connexion\u00a0: relancez la connexion depuis l’application. Vous pouvez fermer cet onglet.',
-  desktop_done_title: 'Vous êtes connecté',
-  desktop_done: 'Vous pouvez fermer cet onglet et revenir à l’application.',
-  desktop_cancelled_title: 'Connexion annulée',
-  desktop_failed_title: 'La connexion n’a pas abouti',
-  desktop_told: 'L’application a été prévenue. Vous pouvez fermer cet onglet.',
-  desktop_close: 'Vous pouvez fermer cet onglet.',
 };

@@ -1,5 +1,5 @@
 // Italiano. Si dà del «tu», come nella maggior parte delle interfacce di giochi. Glossario: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'Accedi con itch.io',
@@ -31,36 +31,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Procuratelo su itch.io, oppure esci da lì per usare l’account che lo possiede.',
   next_backend_rejected: 'Per usare un altro account itch.io, esci prima da itch.io.',
   next_network_error: 'Riprova tra qualche minuto.',
-};
-
-export const pages: PageMessages = {
-  title: 'Accedi con itch.io',
-  checking: 'Verifica del gioco che ha aperto questa finestra…',
-  leaving: 'Apertura di itch.io…',
-  confirm: 'Questa finestra non può vedere il gioco che l’ha aperta.',
-  confirm_code:
-    '{site} ({origin}) ti chiede di confermare questo codice. Conferma solo se il gioco di {site} mostra proprio ora lo stesso codice. Se un altro sito, un altro gioco, un messaggio o una persona ti ha dato questo codice, scegli «Non lo mostra»: confermando, faresti accedere loro a {site} con il tuo account.',
-  code_label: 'codice {code}',
-  yes: 'Il gioco mostra {code}',
-  no: 'Non lo mostra',
-  close: 'Chiudi',
-  popup_unverified:
-    'Non è stato possibile collegare questa finestra al gioco che l’ha aperta, quindi l’accesso si ferma qui per la tua sicurezza. Chiudi questa finestra e accedi di nuovo dal gioco (consenti i pop-up se il browser lo chiede).',
-  state_mismatch: 'La pagina che ha aperto questa finestra non è autorizzata ad accedere a questo sito. Chiudi questa finestra.',
-  refused: 'Impossibile avviare questo accesso. Chiudi questa finestra e riprova.',
-  network: 'Impossibile raggiungere il sito. Chiudi questa finestra e riprova.',
-  silent: 'La pagina che ha aperto questa finestra non ha risposto. Chiudi questa finestra e accedi di nuovo dal gioco.',
-  unavailable: 'Al momento il sito non può farti accedere. Chiudi questa finestra e riprova tra poco.',
-  desktop_title: 'Accesso con itch.io',
-  desktop_finishing: 'Completamento dell’accesso con itch.io…',
-  desktop_nothing_title: 'Niente da completare qui',
-  desktop_nothing: 'Questo indirizzo non contiene alcuna risposta di itch.io. Puoi chiudere questa scheda.',
-  desktop_stopped_title: 'L’applicazione non è più in attesa',
-  desktop_stopped: 'Non attende più questo accesso: avvia di nuovo l’accesso dall’applicazione. Puoi chiudere questa scheda.',
-  desktop_done_title: 'Hai effettuato l’accesso',
-  desktop_done: 'Puoi chiudere questa scheda e tornare all’applicazione.',
-  desktop_cancelled_title: 'Accesso annullato',
-  desktop_failed_title: 'L’accesso non è stato completato',
-  desktop_told: 'L’applicazione è stata avvisata. Puoi chiudere questa scheda.',
-  desktop_close: 'Puoi chiudere questa scheda.',
 };

@@ -1,5 +1,5 @@
 // 日本語。です・ます調。用語集: ../README.md。
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'itch.io でログイン',
@@ -30,36 +30,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'itch.io でゲームを入手するか、itch.io からログアウトしてゲームを所有しているアカウントを使ってください。',
   next_backend_rejected: '別の itch.io アカウントを使うには、先に itch.io からログアウトしてください。',
   next_network_error: '数分後にもう一度お試しください。',
-};
-
-export const pages: PageMessages = {
-  title: 'itch.io でログイン',
-  checking: 'このウィンドウを開いたゲームを確認しています…',
-  leaving: 'itch.io を開いています…',
-  confirm: 'このウィンドウからは、このウィンドウを開いたゲームが見えません。',
-  confirm_code:
-    '{site}（{origin}）がこのコードの承認を求めています。{site} のゲームに今まったく同じコードが表示されている場合のみ承認してください。このコードをほかのサイト、ゲーム、メッセージ、人から渡された場合は「表示されていない」を選んでください。承認すると、その相手があなたのアカウントで {site} にログインすることになります。',
-  code_label: 'コード {code}',
-  yes: 'ゲームに {code} が表示されている',
-  no: '表示されていない',
-  close: '閉じる',
-  popup_unverified:
-    'このウィンドウを開いたゲームと結び付けられなかったため、安全のためログインはここで中止されます。このウィンドウを閉じて、ゲームからもう一度ログインしてください（ブラウザーに確認された場合はポップアップを許可してください）。',
-  state_mismatch: 'このウィンドウを開いたページには、このサイトへのログインが許可されていません。このウィンドウを閉じてください。',
-  refused: 'ログインを開始できませんでした。このウィンドウを閉じて、もう一度お試しください。',
-  network: 'サイトに接続できませんでした。このウィンドウを閉じて、もう一度お試しください。',
-  silent: 'このウィンドウを開いたページから応答がありませんでした。このウィンドウを閉じて、ゲームからもう一度ログインしてください。',
-  unavailable: '現在このサイトではログインできません。このウィンドウを閉じて、しばらくしてからもう一度お試しください。',
-  desktop_title: 'itch.io ログイン',
-  desktop_finishing: 'itch.io ログインを完了しています…',
-  desktop_nothing_title: 'ここで完了するものはありません',
-  desktop_nothing: 'このアドレスには itch.io からの応答が含まれていません。このタブは閉じてかまいません。',
-  desktop_stopped_title: 'アプリケーションは待機を終了しました',
-  desktop_stopped: 'このログインはもう待機されていません。アプリケーションからログインをやり直してください。このタブは閉じてかまいません。',
-  desktop_done_title: 'ログインしました',
-  desktop_done: 'このタブを閉じて、アプリケーションに戻ってください。',
-  desktop_cancelled_title: 'ログインはキャンセルされました',
-  desktop_failed_title: 'ログインは完了しませんでした',
-  desktop_told: 'アプリケーションに通知しました。このタブは閉じてかまいません。',
-  desktop_close: 'このタブは閉じてかまいません。',
 };

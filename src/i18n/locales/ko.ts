@@ -1,5 +1,5 @@
 // 한국어. 합니다체/해요체 존댓말(안내 문장), 버튼은 명사형(「다시 시도」). 용어집: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'itch.io로 로그인',
@@ -30,36 +30,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'itch.io에서 게임을 받거나, itch.io에서 로그아웃한 뒤 게임을 소유한 계정을 사용하세요.',
   next_backend_rejected: '다른 itch.io 계정을 사용하려면 먼저 itch.io에서 로그아웃하세요.',
   next_network_error: '몇 분 후에 다시 시도하세요.',
-};
-
-export const pages: PageMessages = {
-  title: 'itch.io로 로그인',
-  checking: '이 창을 연 게임을 확인하는 중…',
-  leaving: 'itch.io를 여는 중…',
-  confirm: '이 창에서는 이 창을 연 게임을 볼 수 없습니다.',
-  confirm_code:
-    '{site}({origin})에서 이 코드를 승인해 달라고 요청합니다. {site}의 게임에 지금 같은 코드가 표시될 때만 승인하세요. 다른 사이트, 게임, 메시지 또는 사람이 이 코드를 알려 주었다면 "표시되지 않음"을 선택하세요. 승인하면 그 상대가 내 계정으로 {site}에 로그인하게 됩니다.',
-  code_label: '코드 {code}',
-  yes: '게임에 {code} 표시됨',
-  no: '표시되지 않음',
-  close: '닫기',
-  popup_unverified:
-    '이 창을 연 게임과 연결할 수 없어 안전을 위해 로그인을 여기서 중단합니다. 이 창을 닫고 게임에서 다시 로그인하세요(브라우저가 물으면 팝업을 허용하세요).',
-  state_mismatch: '이 창을 연 페이지는 이 사이트에 로그인할 수 없습니다. 이 창을 닫으세요.',
-  refused: '로그인을 시작할 수 없습니다. 이 창을 닫고 다시 시도하세요.',
-  network: '사이트에 연결할 수 없습니다. 이 창을 닫고 다시 시도하세요.',
-  silent: '이 창을 연 페이지가 응답하지 않았습니다. 이 창을 닫고 게임에서 다시 로그인하세요.',
-  unavailable: '지금은 사이트에서 로그인할 수 없습니다. 이 창을 닫고 잠시 후 다시 시도하세요.',
-  desktop_title: 'itch.io 로그인',
-  desktop_finishing: 'itch.io 로그인을 마무리하는 중…',
-  desktop_nothing_title: '여기에서 마무리할 작업이 없습니다',
-  desktop_nothing: '이 주소에는 itch.io의 응답이 없습니다. 이 탭을 닫아도 됩니다.',
-  desktop_stopped_title: '애플리케이션이 더 이상 기다리지 않습니다',
-  desktop_stopped: '이 로그인을 더 이상 기다리지 않습니다. 애플리케이션에서 로그인을 다시 시작하세요. 이 탭을 닫아도 됩니다.',
-  desktop_done_title: '로그인했습니다',
-  desktop_done: '이 탭을 닫고 애플리케이션으로 돌아가세요.',
-  desktop_cancelled_title: '로그인이 취소되었습니다',
-  desktop_failed_title: '로그인이 완료되지 않았습니다',
-  desktop_told: '애플리케이션에 알렸습니다. 이 탭을 닫아도 됩니다.',
-  desktop_close: '이 탭을 닫아도 됩니다.',
 };

@@ -1,5 +1,5 @@
 // Polski. Forma bezpośrednia (2. os. l.poj.: „Zaloguj się”), jak w większości interfejsów gier. Słowniczek: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'Zaloguj się przez itch.io',
@@ -31,36 +31,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Zdobądź ją w itch.io albo wyloguj się tam, aby użyć konta, które ją posiada.',
   next_backend_rejected: 'Aby użyć innego konta itch.io, najpierw wyloguj się z itch.io.',
   next_network_error: 'Spróbuj ponownie za kilka minut.',
-};
-
-export const pages: PageMessages = {
-  title: 'Zaloguj się przez itch.io',
-  checking: 'Sprawdzanie gry, która otworzyła to okno…',
-  leaving: 'Otwieranie itch.io…',
-  confirm: 'To okno nie widzi gry, która je otworzyła.',
-  confirm_code:
-    '{site} ({origin}) prosi o potwierdzenie tego kodu. Potwierdź tylko wtedy, gdy gra witryny {site} pokazuje teraz ten sam kod. Jeśli ten kod dała ci inna witryna, inna gra, wiadomość lub osoba, wybierz „Nie pokazuje”: potwierdzenie zalogowałoby ich do {site} na twoje konto.',
-  code_label: 'kod {code}',
-  yes: 'Gra pokazuje {code}',
-  no: 'Nie pokazuje',
-  close: 'Zamknij',
-  popup_unverified:
-    'Nie udało się powiązać tego okna z grą, która je otworzyła, więc dla twojego bezpieczeństwa logowanie kończy się tutaj. Zamknij to okno i zaloguj się ponownie z poziomu gry (zezwól na wyskakujące okna, jeśli przeglądarka o to zapyta).',
-  state_mismatch: 'Strona, która otworzyła to okno, nie może logować się do tej witryny. Zamknij to okno.',
-  refused: 'Nie udało się rozpocząć logowania. Zamknij to okno i spróbuj ponownie.',
-  network: 'Nie udało się połączyć z witryną. Zamknij to okno i spróbuj ponownie.',
-  silent: 'Strona, która otworzyła to okno, nie odpowiedziała. Zamknij to okno i zaloguj się ponownie z poziomu gry.',
-  unavailable: 'Witryna nie może cię teraz zalogować. Zamknij to okno i spróbuj ponownie za chwilę.',
-  desktop_title: 'Logowanie przez itch.io',
-  desktop_finishing: 'Kończenie logowania przez itch.io…',
-  desktop_nothing_title: 'Nie ma tu nic do dokończenia',
-  desktop_nothing: 'Ten adres nie zawiera odpowiedzi od itch.io. Możesz zamknąć tę kartę.',
-  desktop_stopped_title: 'Aplikacja przestała czekać',
-  desktop_stopped: 'Nie czeka już na to logowanie: rozpocznij logowanie ponownie w aplikacji. Możesz zamknąć tę kartę.',
-  desktop_done_title: 'Zalogowano',
-  desktop_done: 'Możesz zamknąć tę kartę i wrócić do aplikacji.',
-  desktop_cancelled_title: 'Logowanie anulowane',
-  desktop_failed_title: 'Logowanie nie zostało dokończone',
-  desktop_told: 'Aplikacja została powiadomiona. Możesz zamknąć tę kartę.',
-  desktop_close: 'Możesz zamknąć tę kartę.',
 };

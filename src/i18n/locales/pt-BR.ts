@@ -1,5 +1,5 @@
 // Português (Brasil). Tratamento por «você». Também servido a pt-PT (ver ../match.ts). Glossário: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'Entrar com itch.io',
@@ -31,36 +31,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Obtenha o jogo no itch.io, ou saia da conta lá para usar a conta que o possui.',
   next_backend_rejected: 'Para usar outra conta do itch.io, saia da sua conta no itch.io primeiro.',
   next_network_error: 'Tente novamente em alguns minutos.',
-};
-
-export const pages: PageMessages = {
-  title: 'Entrar com itch.io',
-  checking: 'Verificando o jogo que abriu esta janela…',
-  leaving: 'Abrindo o itch.io…',
-  confirm: 'Esta janela não consegue ver o jogo que a abriu.',
-  confirm_code:
-    '{site} ({origin}) pede que você confirme este código. Confirme só se o jogo de {site} estiver mostrando este mesmo código agora. Se outro site, outro jogo, uma mensagem ou uma pessoa passou este código para você, escolha "Não mostra": confirmar faria o login deles em {site} com a sua conta.',
-  code_label: 'código {code}',
-  yes: 'O jogo mostra {code}',
-  no: 'Não mostra',
-  close: 'Fechar',
-  popup_unverified:
-    'Não foi possível vincular esta janela ao jogo que a abriu, então o login para aqui para a sua segurança. Feche esta janela e entre novamente pelo jogo (permita pop-ups se o navegador pedir).',
-  state_mismatch: 'A página que abriu esta janela não tem permissão para entrar neste site. Feche esta janela.',
-  refused: 'Não foi possível iniciar este login. Feche esta janela e tente novamente.',
-  network: 'Não foi possível acessar o site. Feche esta janela e tente novamente.',
-  silent: 'A página que abriu esta janela não respondeu. Feche esta janela e entre novamente pelo jogo.',
-  unavailable: 'O site não consegue fazer o seu login agora. Feche esta janela e tente novamente daqui a pouco.',
-  desktop_title: 'Login do itch.io',
-  desktop_finishing: 'Concluindo o login do itch.io…',
-  desktop_nothing_title: 'Nada a concluir aqui',
-  desktop_nothing: 'Este endereço não traz nenhuma resposta do itch.io. Você pode fechar esta aba.',
-  desktop_stopped_title: 'O aplicativo parou de esperar',
-  desktop_stopped: 'Ele não espera mais por este login: inicie o login novamente pelo aplicativo. Você pode fechar esta aba.',
-  desktop_done_title: 'Você entrou',
-  desktop_done: 'Você pode fechar esta aba e voltar ao aplicativo.',
-  desktop_cancelled_title: 'Login cancelado',
-  desktop_failed_title: 'O login não foi concluído',
-  desktop_told: 'O aplicativo foi avisado. Você pode fechar esta aba.',
-  desktop_close: 'Você pode fechar esta aba.',
 };

@@ -1,5 +1,5 @@
 // Türkçe. Hitap: «siz» (cümlelerde); düğmelerde kısa emir kipi («Tekrar dene»), platformlardaki gibi. Sözlük: ../README.md.
-import type { PageMessages, WidgetMessages } from '../catalogue.js';
+import type { WidgetMessages } from '../catalogue.js';
 
 export const widget: WidgetMessages = {
   login: 'itch.io ile giriş yap',
@@ -30,36 +30,4 @@ export const widget: WidgetMessages = {
   next_not_owner: 'Oyunu itch.io’dan edinin ya da oyuna sahip olan hesabı kullanmak için orada oturumu kapatın.',
   next_backend_rejected: 'Başka bir itch.io hesabı kullanmak için önce itch.io’da oturumu kapatın.',
   next_network_error: 'Birkaç dakika sonra tekrar deneyin.',
-};
-
-export const pages: PageMessages = {
-  title: 'itch.io ile giriş yap',
-  checking: 'Bu pencereyi açan oyun kontrol ediliyor…',
-  leaving: 'itch.io açılıyor…',
-  confirm: 'Bu pencere, onu açan oyunu göremiyor.',
-  confirm_code:
-    '{site} ({origin}) bu kodu onaylamanızı istiyor. Yalnızca {site} oyunu şu anda aynı kodu gösteriyorsa onaylayın. Bu kodu size başka bir site, oyun, mesaj veya kişi verdiyse "Göstermiyor" seçeneğini seçin: Onaylarsanız onlar sizin hesabınızla {site} sitesine giriş yapar.',
-  code_label: 'kod {code}',
-  yes: 'Oyun {code} gösteriyor',
-  no: 'Göstermiyor',
-  close: 'Kapat',
-  popup_unverified:
-    'Bu pencere onu açan oyunla ilişkilendirilemedi, bu yüzden güvenliğiniz için giriş burada duruyor. Bu pencereyi kapatın ve oyundan tekrar giriş yapın (tarayıcınız sorarsa açılır pencerelere izin verin).',
-  state_mismatch: 'Bu pencereyi açan sayfanın bu siteye giriş yapmasına izin verilmiyor. Bu pencereyi kapatın.',
-  refused: 'Bu giriş başlatılamadı. Bu pencereyi kapatın ve tekrar deneyin.',
-  network: 'Siteye ulaşılamadı. Bu pencereyi kapatın ve tekrar deneyin.',
-  silent: 'Bu pencereyi açan sayfa yanıt vermedi. Bu pencereyi kapatın ve oyundan tekrar giriş yapın.',
-  unavailable: 'Site şu anda giriş yapmanızı sağlayamıyor. Bu pencereyi kapatın ve biraz sonra tekrar deneyin.',
-  desktop_title: 'itch.io girişi',
-  desktop_finishing: 'itch.io girişi tamamlanıyor…',
-  desktop_nothing_title: 'Burada tamamlanacak bir şey yok',
-  desktop_nothing: 'Bu adres itch.io’dan bir yanıt içermiyor. Bu sekmeyi kapatabilirsiniz.',
-  desktop_stopped_title: 'Uygulama artık beklemiyor',
-  desktop_stopped: 'Bu girişi artık beklemiyor: Girişi uygulamadan yeniden başlatın. Bu sekmeyi kapatabilirsiniz.',
-  desktop_done_title: 'Giriş yaptınız',
-  desktop_done: 'Bu sekmeyi kapatıp uygulamaya dönebilirsiniz.',
-  desktop_cancelled_title: 'Giriş iptal edildi',
-  desktop_failed_title: 'Giriş tamamlanmadı',
-  desktop_told: 'Uygulamaya bildirildi. Bu sekmeyi kapatabilirsiniz.',
-  desktop_close: 'Bu sekmeyi kapatabilirsiniz.',
 };

@@ -20,7 +20,7 @@
  *   one.
  */
 import { createStorage, type Storage } from 'unstorage';
-import lruCacheDriver from 'unstorage/drivers/lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { Refusal } from '../token-handler/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
 
@@ -75,7 +75,20 @@ export interface PopupNotice {
  * {@link POPUP_TTL_S}. Notices take at most {@link NOTICE_SLOTS} of them.
  */
 export function memoryPopupStore(): Storage {
-  return createStorage({ driver: lruCacheDriver({ max: 10_000, ttl: POPUP_TTL_S * 1000 }) });
+  // unstorage's driver over a least-recently-used cache, an entry expiring POPUP_TTL_S after it
+  // was last set.
+  const cache = boundedCache<unknown>(10_000, POPUP_TTL_S * 1000);
+  return createStorage({
+    driver: {
+      name: 'memory-lru',
+      hasItem: (key) => cache.has(key),
+      getItem: (key) => cache.get(key) ?? null,
+      setItem: (key, value) => cache.set(key, value),
+      removeItem: (key) => cache.delete(key),
+      getKeys: () => cache.keys(),
+      clear: () => cache.clear(),
+    },
+  });
 }
 
 /** The slot of a state: its first 30 bits, modulo the number of slots. */

@@ -4,7 +4,7 @@
  * it again costs a Web Crypto call each time. A changed character is another key, so a tampered
  * value is never found here; expiry is checked again at every hit, revocation by the caller.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedCache } from '../bounded-cache.js';
 import type { SessionClaims } from './session.js';
 
 /** At most this many values: about 1 KiB each, some megabytes in all. */
@@ -17,7 +17,7 @@ export interface VerifiedCache<Claims extends SessionClaims> {
 }
 
 export function createVerifiedCache<Claims extends SessionClaims>(): VerifiedCache<Claims> {
-  const cache = new LRUCache<string, Claims>({ max: MAX_ENTRIES });
+  const cache = boundedCache<Claims>(MAX_ENTRIES);
   return {
     get(value) {
       const claims = cache.get(value);
