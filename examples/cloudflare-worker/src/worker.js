@@ -1,5 +1,5 @@
-// "Log in with itch.io" on Cloudflare Workers: the pages are static assets, the widget's two
-// script files are bundled in, the token endpoint (/auth/itch) runs inside one Durable Object,
+// "Log in with itch.io" on Cloudflare Workers: the pages and the widget's script files are static
+// assets (copy-widget.mjs puts the scripts in public/), the token endpoint (/auth/itch) runs inside one Durable Object,
 // and the Worker itself reads (/me) and ends (/logout) the sessions: cookies createSessions
 // encrypts with SESSION_SECRET, which any instance opens without asking anyone. The framed game
 // (public/game/, served for GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone)
@@ -15,11 +15,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 import { createStorage, defineDriver } from 'unstorage';
-// Bundled as text (the Text rule in wrangler.jsonc).
-import widgetScript from 'itch-oauth-widget/itch-oauth.iife.js';
-import captureScript from 'itch-oauth-widget/itch-oauth-capture.iife.js';
-
-const SCRIPTS = { '/itch-oauth.iife.js': widgetScript, '/itch-oauth-capture.iife.js': captureScript };
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
 // The sessions, the same in the Worker and in the Durable Object: SESSION_SECRET (wrangler.jsonc's
@@ -64,7 +59,6 @@ export default {
     }
     // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
     if (url.pathname === '/logout') return sessionsOf(env).logout(request);
-    if (SCRIPTS[url.pathname]) return new Response(SCRIPTS[url.pathname], { headers: { 'Content-Type': 'text/javascript' } });
     const asset = await env.ASSETS.fetch(request);
     if (!asset.headers.get('Content-Type')?.startsWith('text/html')) return asset;
     // The pages name the settings as %PLACEHOLDERS%; fill them in from wrangler.jsonc's vars (the
