@@ -17,6 +17,9 @@ export default tseslint.config(
       '**/.readme-check/**',
       '**/examples/.cache/**',
       '**/examples/*/.wrangler/**',
+      // The widget's files copied into the Worker example's assets (copy-widget.mjs): built output.
+      '**/examples/cloudflare-worker/public/*.iife.js',
+      '**/examples/cloudflare-worker/public/locales/**',
       '**/docs/reference/**',
       '**/docs/.vitepress/cache/**',
       '**/docs/.vitepress/dist/**',
