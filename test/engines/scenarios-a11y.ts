@@ -30,7 +30,7 @@ async function injectAxe(session: Session): Promise<void> {
 }
 
 /** Runs axe on the current frame's document (not into frames: each is audited on its own). */
-async function audit(session: Session, context: ScenarioContext, what: string): Promise<AxeCounts> {
+export async function audit(session: Session, context: ScenarioContext, what: string): Promise<AxeCounts> {
   await injectAxe(session);
   const counts = await session.evaluate(async (tags: string[]) => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe;

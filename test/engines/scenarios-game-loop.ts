@@ -15,7 +15,8 @@ import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { readBody, send } from '../e2e/support/site.js';
 import { waitFor, waitForUrl, type Session } from './driver.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario, ScenarioContext } from './scenarios.js';
+import { audit } from './scenarios-a11y.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -226,6 +227,8 @@ async function loginFromLoop(
   session: Session,
   gameWorld: GameWorld,
   wait = 10_000,
+  /** Audits the Continue button with axe before clicking it (when it is shown). */
+  auditFor?: ScenarioContext,
 ): Promise<{ popup: string; game: GameRecord; throughContinue: boolean; driverMs: number }> {
   const before = new Set(await session.windows());
   const clicked = Date.now();
@@ -242,6 +245,10 @@ async function loginFromLoop(
   let popup = first;
   const throughContinue = first === 'continue';
   if (throughContinue) {
+    if (auditFor) {
+      const counts = await audit(session, auditFor, 'the Continue with itch.io dialog');
+      assert.ok(counts.shadow > 0, "axe checked nodes inside the Continue dialog's shadow root");
+    }
     await session.click(continueSelector(session));
     popup = await waitFor('the popup opened by Continue', opened);
   }
@@ -321,7 +328,7 @@ const gameLoopTimer: Scenario = {
     const gameWorld = await startGameWorld();
     try {
       const main = await openGame(session, gameWorld, 'delay=2000');
-      const { game, throughContinue, driverMs } = await loginFromLoop(session, gameWorld);
+      const { game, throughContinue, driverMs } = await loginFromLoop(session, gameWorld, 10_000, context);
       const activation = await session.evaluate(
         () => (navigator as { userActivation?: { isActive: boolean } }).userActivation !== undefined,
       );
