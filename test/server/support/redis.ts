@@ -2,11 +2,11 @@
 // without persistence, and stopped by the test. Tests that need it skip, saying why, on a machine
 // without redis-server; ITCH_REQUIRE_REDIS=1 (set by .ci/run) makes its absence a failure.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before } from 'node:test';
 import type { Redis } from 'ioredis';
 import { createStorage, type Storage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
+import { freePort } from '../../e2e/support/free-port.js';
 
 /** Why to skip a Redis test here, or `false` to run it. */
 export const redisMissing: string | false =
@@ -14,14 +14,7 @@ export const redisMissing: string | false =
     ? 'redis-server is not installed (apt-get install redis-server, brew install redis)'
     : false;
 
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../../e2e/support/free-port.js';
 
 /** redis-server on `port`; resolves when it accepts connections. */
 export async function startRedis(port: number): Promise<ChildProcess> {
