@@ -24,27 +24,20 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
 }`;
 
 // Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
-// is dark: light-dark() follows the page's color-scheme, so a page that only declares light stays
+// is dark: light-dark() (in every browser of docs/concepts/browser-support.md, so without a
+// fallback: https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's color-scheme, so a page that only declares light stays
 // light even when the system is dark. Forced colours (Windows High Contrast) drop the background:
 // a system-colour border keeps the button's edge. A reduced-motion preference stops the hover fade.
 export const styles = css`
   :host {
     display: inline-flex;
     vertical-align: middle;
-    --_bg: var(--itch-login-background, #d63b3b);
-    --_fg: var(--itch-login-color, #ffffff);
-    --_hover: var(--itch-login-background-hover, #c93030);
+    --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
+    --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
     --_radius: var(--itch-login-radius, 6px);
     --_font: var(--itch-login-font, inherit);
-    --_ring: var(--itch-login-focus-ring, #1f6feb);
-  }
-  @supports (color: light-dark(#000, #fff)) {
-    :host {
-      --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
-      --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
-      --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
-      --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
-    }
+    --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
   }
   :host([hidden]) {
     display: none;
