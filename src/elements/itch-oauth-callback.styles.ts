@@ -1,10 +1,11 @@
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
 
-// Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
+// Comments stay out of the template: its text is shipped as is (unsafeCSS of a constant text: see
+// itch-login-button.styles.ts). Dark colours when the page
 // is dark (light-dark() follows the page's color-scheme; every browser of
 // docs/concepts/browser-support.md has it, so there is no fallback). Forced colours (Windows High Contrast)
 // drop the buttons' background: a system-colour border keeps their edge.
-export const styles = css`
+export const styles = unsafeCSS(`
   :host {
     display: block;
     --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
@@ -37,4 +38,4 @@ export const styles = css`
     outline-offset: 2px;
   }
   @media (forced-colors: active) { button { border: 2px solid ButtonText } }
-`;
+`);
