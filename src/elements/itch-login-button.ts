@@ -39,7 +39,8 @@ export class ItchLoginButton extends LitElement {
 
   /**
    * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it.
+   * helpers to every bundle): each attribute as the public properties below document it. `state`
+   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
    */
   static override properties = {
     clientId: { attribute: 'client-id' },
@@ -51,9 +52,9 @@ export class ItchLoginButton extends LitElement {
     returnTo: { attribute: 'return-to' },
     disabled: { type: Boolean, reflect: true },
     messages: { attribute: false },
-    configError: { state: true, attribute: false },
-    busy: { state: true, attribute: false },
-    waiting: { state: true, attribute: false },
+    configError: { state: true },
+    busy: { state: true },
+    waiting: { state: true },
   };
 
   /** Client ID of the itch.io OAuth application. Required. */

@@ -125,13 +125,14 @@ export class ItchOAuthCallback extends LitElement {
 
   /**
    * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it.
+   * helpers to every bundle): each attribute as the public properties below document it. `state`
+   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
    */
   static override properties = {
     noRedirect: { type: Boolean, attribute: 'no-redirect' },
     storeUrl: { attribute: 'store-url' },
     messages: { attribute: false },
-    view: { state: true, attribute: false },
+    view: { state: true },
   };
 
   /** Stay on the callback page after a successful login. */
