@@ -1,4 +1,4 @@
-import { css, unsafeCSS } from 'lit';
+import { unsafeCSS } from 'lit';
 
 // One set of measures for the upgraded button and for the rule that holds its place before the
 // element upgrades, so the page does not shift when it does.
@@ -23,28 +23,23 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
-// Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
-// is dark: light-dark() follows the page's color-scheme, so a page that only declares light stays
+// Comments stay out of the template: its text is shipped as is. unsafeCSS of a constant text
+// rather than lit's css`` tag, whose checks of its holes (with their long messages) would be the
+// script-tag files' only use of it: nothing in this text comes from outside the package. Dark colours when the page
+// is dark: light-dark() (in every browser of docs/concepts/browser-support.md, so without a
+// fallback: https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's color-scheme, so a page that only declares light stays
 // light even when the system is dark. Forced colours (Windows High Contrast) drop the background:
 // a system-colour border keeps the button's edge. A reduced-motion preference stops the hover fade.
-export const styles = css`
+export const styles = unsafeCSS(`
   :host {
     display: inline-flex;
     vertical-align: middle;
-    --_bg: var(--itch-login-background, #d63b3b);
-    --_fg: var(--itch-login-color, #ffffff);
-    --_hover: var(--itch-login-background-hover, #c93030);
+    --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
+    --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
     --_radius: var(--itch-login-radius, 6px);
     --_font: var(--itch-login-font, inherit);
-    --_ring: var(--itch-login-focus-ring, #1f6feb);
-  }
-  @supports (color: light-dark(#000, #fff)) {
-    :host {
-      --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
-      --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
-      --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
-      --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
-    }
+    --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
   }
   :host([hidden]) {
     display: none;
@@ -54,9 +49,9 @@ export const styles = css`
     box-sizing: border-box;
     display: inline-flex;
     align-items: center;
-    gap: ${unsafeCSS(GAP)};
-    min-height: ${unsafeCSS(HEIGHT)};
-    padding: ${unsafeCSS(PADDING_BLOCK)} ${unsafeCSS(PADDING_INLINE)};
+    gap: ${GAP};
+    min-height: ${HEIGHT};
+    padding: ${PADDING_BLOCK} ${PADDING_INLINE};
     border-radius: var(--_radius);
     background: var(--_bg);
     color: var(--_fg);
@@ -83,11 +78,11 @@ export const styles = css`
     text-decoration: underline;
   }
   [part='icon'] {
-    width: ${unsafeCSS(ICON)};
-    height: ${unsafeCSS(ICON)};
+    width: ${ICON};
+    height: ${ICON};
     flex: none;
     fill: currentColor;
   }
   @media (forced-colors: active) { button { border: 2px solid ButtonText } }
   @media (prefers-reduced-motion: reduce) { button { transition: none } }
-`;
+`);

@@ -39,7 +39,8 @@ export class ItchLoginButton extends LitElement {
 
   /**
    * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it.
+   * helpers to every bundle): each attribute as the public properties below document it. `state`
+   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
    */
   static override properties = {
     clientId: { attribute: 'client-id' },
@@ -51,9 +52,9 @@ export class ItchLoginButton extends LitElement {
     returnTo: { attribute: 'return-to' },
     disabled: { type: Boolean, reflect: true },
     messages: { attribute: false },
-    configError: { state: true, attribute: false },
-    busy: { state: true, attribute: false },
-    waiting: { state: true, attribute: false },
+    configError: { state: true },
+    busy: { state: true },
+    waiting: { state: true },
   };
 
   /** Client ID of the itch.io OAuth application. Required. */
@@ -93,8 +94,8 @@ export class ItchLoginButton extends LitElement {
   messages: Partial<WidgetMessages> | undefined;
 
   /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
-  private words: typeof en | undefined;
-  private unwatch: (() => void) | undefined;
+  #words: typeof en | undefined;
+  #unwatch: (() => void) | undefined;
 
   /** Why the configuration is invalid, if it is. */
   private configError: ItchOAuthError | undefined;
@@ -103,10 +104,10 @@ export class ItchLoginButton extends LitElement {
   /** The popup login under way cannot see its popup: the person may cancel it with this. */
   private waiting: AbortController | undefined;
 
-  private starting = false;
-  private reported = new Set<string>();
+  #starting = false;
+  #reported = new Set<string>();
   /** The popup login under way, if any. */
-  private flow: LoginHandle | undefined;
+  #flow: LoginHandle | undefined;
 
   /** @internal Leaves the page for itch.io. Tests replace it. */
   navigate(url: string): void {
@@ -115,36 +116,36 @@ export class ItchLoginButton extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    addEventListener('pageshow', this.onPageShow);
-    this.unwatch = watch(() => this.requestUpdate());
+    addEventListener('pageshow', this.#onPageShow);
+    this.#unwatch = watch(() => this.requestUpdate());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeEventListener('pageshow', this.onPageShow);
-    this.unwatch?.();
-    this.flow?.abandon();
-    this.flow = undefined;
+    removeEventListener('pageshow', this.#onPageShow);
+    this.#unwatch?.();
+    this.#flow?.abandon();
+    this.#flow = undefined;
     this.busy = false;
     this.waiting = undefined;
   }
 
   /** Coming back from itch.io through the back/forward cache: the button may start again. */
-  private onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted) this.starting = false;
+  #onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted) this.#starting = false;
   };
 
   protected override shouldUpdate(): boolean {
-    return (this.words = messagesFor(this, en)) !== undefined;
+    return (this.#words = messagesFor(this, en)) !== undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('disabled') && changed.size === 1) return;
-    this.configError = this.checkConfig();
-    if (this.configError) this.report(this.configError);
+    this.configError = this.#checkConfig();
+    if (this.configError) this.#report(this.configError);
   }
 
-  private options(): LoginOptions {
+  #options(): LoginOptions {
     return {
       clientId: this.clientId,
       redirectUri: this.redirectUri,
@@ -156,9 +157,9 @@ export class ItchLoginButton extends LitElement {
     };
   }
 
-  private checkConfig(): ItchOAuthError | undefined {
+  #checkConfig(): ItchOAuthError | undefined {
     try {
-      if (checkLoginOptions(this.options()).mode === 'popup') void preparePopupLogin();
+      if (checkLoginOptions(this.#options()).mode === 'popup') void preparePopupLogin();
       return undefined;
     } catch (error) {
       return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error));
@@ -166,29 +167,29 @@ export class ItchLoginButton extends LitElement {
   }
 
   /** Says why once in the console and fires `itch-login-error`, once per distinct reason. */
-  private report(error: ItchOAuthError): void {
-    if (this.reported.has(error.message)) return;
-    this.reported.add(error.message);
+  #report(error: ItchOAuthError): void {
+    if (this.#reported.has(error.message)) return;
+    this.#reported.add(error.message);
     console.error(`<itch-login-button>: ${error.message}`);
     this.dispatchEvent(errorEvent(error.code, error.message));
   }
 
   /** Synchronous from click to navigation or popup: nothing is awaited in between. */
-  private onClick(): void {
+  #onClick(): void {
     if (this.disabled || this.configError) return;
-    const open = this.flow?.popup;
+    const open = this.#flow?.popup;
     if (open !== undefined && !open.closed) {
       open.focus();
       return;
     }
-    if (this.starting) return;
+    if (this.#starting) return;
     // A popup that could not be followed (severed) is given up for a fresh login.
-    this.flow?.abandon();
+    this.#flow?.abandon();
     let flow: LoginHandle;
     const cancel = new AbortController();
     try {
       flow = startLogin(
-        { ...this.options(), signal: cancel.signal },
+        { ...this.#options(), signal: cancel.signal },
         {
           start: (url) =>
             this.dispatchEvent(
@@ -204,17 +205,17 @@ export class ItchLoginButton extends LitElement {
             return this.dispatchEvent(event) && !isFramed();
           },
           navigate: (url) => {
-            this.starting = true;
+            this.#starting = true;
             this.navigate(url);
           },
           waiting: (hidden) => {
-            if (this.flow === flow) this.waiting = hidden ? cancel : undefined;
+            if (this.#flow === flow) this.waiting = hidden ? cancel : undefined;
           },
         },
       );
     } catch (error) {
       this.configError = error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
-      this.report(this.configError);
+      this.#report(this.configError);
       return;
     }
     if (!flow.following) {
@@ -223,23 +224,23 @@ export class ItchLoginButton extends LitElement {
       flow.result.catch(() => undefined);
       return;
     }
-    this.flow = flow;
+    this.#flow = flow;
     this.busy = true;
     const ended = () => {
-      this.flow = undefined;
+      this.#flow = undefined;
       this.busy = false;
       this.waiting = undefined;
     };
     flow.result.then(
       ({ response }) => {
-        if (this.flow !== flow) return;
+        if (this.#flow !== flow) return;
         ended();
         this.dispatchEvent(
           new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }),
         );
       },
       (error: unknown) => {
-        if (this.flow !== flow) return;
+        if (this.#flow !== flow) return;
         ended();
         const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
         this.dispatchEvent(errorEvent(failure.code, failure.message));
@@ -252,15 +253,15 @@ export class ItchLoginButton extends LitElement {
    * keyboard user is not left on nothing. (Without it, focus stays on the login button all along:
    * the popup is another window.)
    */
-  private cancel(): void {
+  #cancel(): void {
     this.renderRoot.querySelector('button')!.focus();
     this.waiting?.abort();
   }
 
   protected override render() {
-    const words = { ...this.words!, ...this.messages };
+    const words = { ...this.#words!, ...this.messages };
     const disabled = this.disabled || this.configError !== undefined;
-    return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.onClick}>
+    return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.#onClick}>
       <svg part="icon" viewBox="0 0 24 24" fill-rule="evenodd" aria-hidden="true" focusable="false">
         <path
           d="M3 2h18l3 5.2c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3S0 8.9 0 7.2zM1.5 11.8C1 16 1 19 2 21c5 1.3 15 1.3 20 0 1-2 1-5 .5-9.2-1 .4-2.4.4-3.5-.3-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-1.1.7-2.5.7-3.5.3zM8 14.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm8 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z"
@@ -268,7 +269,7 @@ export class ItchLoginButton extends LitElement {
       </svg>
       <span part="label"><slot>${words.login}</slot></span>
     </button>
-    ${this.waiting ? html`<button part="cancel" type="button" @click=${this.cancel}>${words.cancel}</button>` : nothing}`;
+    ${this.waiting ? html`<button part="cancel" type="button" @click=${this.#cancel}>${words.cancel}</button>` : nothing}`;
   }
 }
 

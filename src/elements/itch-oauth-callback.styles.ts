@@ -1,23 +1,17 @@
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
 
-// Comments stay out of the css`…` template: its text is shipped as is. Dark colours when the page
-// is dark (light-dark() follows the page's color-scheme). Forced colours (Windows High Contrast)
+// Comments stay out of the template: its text is shipped as is (unsafeCSS of a constant text: see
+// itch-login-button.styles.ts). Dark colours when the page
+// is dark (light-dark() follows the page's color-scheme; every browser of
+// docs/concepts/browser-support.md has it, so there is no fallback). Forced colours (Windows High Contrast)
 // drop the buttons' background: a system-colour border keeps their edge.
-export const styles = css`
+export const styles = unsafeCSS(`
   :host {
     display: block;
-    --_accent: var(--itch-login-background, #d63b3b);
-    --_on-accent: var(--itch-login-color, #ffffff);
-    --_error: var(--itch-login-error-color, #b3261e);
-    --_ring: var(--itch-login-focus-ring, #1f6feb);
-  }
-  @supports (color: light-dark(#000, #fff)) {
-    :host {
-      --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
-      --_on-accent: var(--itch-login-color, light-dark(#ffffff, #16161a));
-      --_error: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
-      --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
-    }
+    --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    --_on-accent: var(--itch-login-color, light-dark(#ffffff, #16161a));
+    --_error: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
+    --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
   }
   :host([hidden]) {
     display: none;
@@ -44,4 +38,4 @@ export const styles = css`
     outline-offset: 2px;
   }
   @media (forced-colors: active) { button { border: 2px solid ButtonText } }
-`;
+`);

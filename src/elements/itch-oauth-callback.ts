@@ -125,13 +125,14 @@ export class ItchOAuthCallback extends LitElement {
 
   /**
    * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it.
+   * helpers to every bundle): each attribute as the public properties below document it. `state`
+   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
    */
   static override properties = {
     noRedirect: { type: Boolean, attribute: 'no-redirect' },
     storeUrl: { attribute: 'store-url' },
     messages: { attribute: false },
-    view: { state: true, attribute: false },
+    view: { state: true },
   };
 
   /** Stay on the callback page after a successful login. */
@@ -153,8 +154,8 @@ export class ItchOAuthCallback extends LitElement {
   private view: View = { kind: 'idle' };
 
   /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
-  private words: WidgetMessages | undefined;
-  private unwatch: (() => void) | undefined;
+  #words: WidgetMessages | undefined;
+  #unwatch: (() => void) | undefined;
 
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
@@ -173,21 +174,21 @@ export class ItchOAuthCallback extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.unwatch = watch(() => this.requestUpdate());
+    this.#unwatch = watch(() => this.requestUpdate());
     const document_ = document as Document & { prerendering?: boolean };
     if (document_.prerendering) {
-      document_.addEventListener('prerenderingchange', () => this.show(), { once: true });
+      document_.addEventListener('prerenderingchange', () => this.#show(), { once: true });
     } else {
-      this.show();
+      this.#show();
     }
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unwatch?.();
+    this.#unwatch?.();
   }
 
-  private show(): void {
+  #show(): void {
     this.view = viewOf(takeDocumentOutcome());
     if (this.view.kind === 'idle' || documentOutcome.announced) return;
     documentOutcome.announced = true;
@@ -210,7 +211,7 @@ export class ItchOAuthCallback extends LitElement {
    * "Try again": the token is never kept in this document, so a new login starts, with the same
    * application, scopes and return-to. Without a flow (an unknown state) the user goes home.
    */
-  private retry(): void {
+  #retry(): void {
     const flow = this.view.kind === 'error' ? this.view.flow : undefined;
     this.view = { kind: 'pending' };
     if (!flow) return this.navigate('/');
@@ -231,12 +232,12 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   protected override shouldUpdate(): boolean {
-    return (this.words = messagesFor(this, en)) !== undefined;
+    return (this.#words = messagesFor(this, en)) !== undefined;
   }
 
   protected override render() {
     const { view } = this;
-    const words = { ...this.words!, ...this.messages };
+    const words = { ...this.#words!, ...this.messages };
     switch (view.kind) {
       case 'idle':
         return html`<p part="status" role="status">${words.idle}</p>`;
@@ -258,7 +259,7 @@ export class ItchOAuthCallback extends LitElement {
               ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>${words.close}</button>`
               : view.code === 'config_invalid'
                 ? nothing
-                : html`<button part="retry" type="button" @click=${this.retry}>${words.retry}</button>`
+                : html`<button part="retry" type="button" @click=${this.#retry}>${words.retry}</button>`
           }
         </div>`;
     }

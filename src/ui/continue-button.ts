@@ -10,14 +10,17 @@
  * It speaks the page's language (`<html lang>`, else the browser's; see src/i18n/): the words
  * `login` (the dialog's name), `continue` and `dismiss`.
  */
-import { adoptStyles, css, html, render } from 'lit';
+import { adoptStyles, html, render, unsafeCSS } from 'lit';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
 // colors make visible (https://www.w3.org/TR/css-color-adjust-1/#forced-colors-properties).
-const styles = css`dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
+// (unsafeCSS of a constant text: see src/elements/itch-login-button.styles.ts.)
+const styles = unsafeCSS(
+  `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`,
+);
 
 /**
  * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
