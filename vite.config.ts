@@ -52,7 +52,13 @@ export default defineConfig(({ mode }): UserConfig => {
   const localeLoader = {
     alias: [{ find: /^\.\/load-locale\.js$/, replacement: fileURLToPath(new URL('src/i18n/load-locale-script.ts', import.meta.url)) }],
   };
-  if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
+  // The full file speaks English alone for now (src/i18n/messages-english.ts says why).
+  const englishOnly = {
+    alias: [
+      { find: /^(\.\.\/i18n|\.)\/messages\.js$/, replacement: fileURLToPath(new URL('src/i18n/messages-english.ts', import.meta.url)) },
+    ],
+  };
+  if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: englishOnly };
   if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {

@@ -11,8 +11,8 @@ test.afterEach(async () => {
   await site.close();
 });
 
-function buttonFilePage(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Game</title>
+function buttonFilePage(lang = 'en'): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Game</title>
 <script src="/dist/itch-oauth-button.iife.js"></script></head><body><h1>Game</h1>
 <itch-login-button client-id="client" redirect-uri="${site.url}/callback.html" base-url="${site.authUrl}" return-to="/return.html?ok=1"></itch-login-button></body></html>`;
 }
@@ -39,4 +39,14 @@ test("the button file's button logs the user in, with the capture file on the ca
   await page.getByRole('button', { name: 'Log in with itch.io' }).click();
   await page.waitForURL(`${site.url}/return.html?ok=1`);
   expect(site.backendCalls.map((c) => JSON.parse(c.body))).toEqual([{ access_token: 'BUTTON_FILE_TOKEN' }]);
+});
+
+test("the button file speaks the page's language: German, loaded from locales/de.js beside it", async ({ page }) => {
+  const { widget } = await import('../../src/i18n/locales/de.js');
+  site.game = buttonFilePage('de');
+  const loaded: string[] = [];
+  page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
+  await page.goto(`${site.url}/game.html`);
+  await expect(page.getByRole('button', { name: widget.login })).toBeVisible();
+  expect(loaded).toContain('/dist/locales/de.js');
 });

@@ -1,7 +1,8 @@
 // Every language fits: the login button (in a 16rem column) and the callback page's longest error
-// view (in a 20rem column, a phone's width) are rendered from the built script-tag file, which
-// loads each language from dist/locales/ beside itself, and no text may overflow its box or be
-// clipped. A screenshot per language is attached to the test's report.
+// view (in a 20rem column, a phone's width) are rendered from the npm build (dist/define.js, lit
+// through an import map), which loads each language as a chunk of dist/, and no text may overflow
+// its box or be clipped. (The full script-tag file speaks English alone for now; the button-only
+// file's languages are checked in button-file.spec.ts.) A screenshot per language is attached.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -10,14 +11,25 @@ import { LOCALES } from '../../src/i18n/catalogue.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
 import { OUTCOME_KEY } from '../../src/capture/outcome.js';
 
-const DIST = new URL('../../dist/', import.meta.url);
+const ROOT = new URL('../../', import.meta.url);
+/** Lit's modules for the npm build's bare imports. */
+const LIT = {
+  lit: '/node_modules/lit/index.js',
+  'lit/': '/node_modules/lit/',
+  'lit-html': '/node_modules/lit-html/lit-html.js',
+  'lit-html/': '/node_modules/lit-html/',
+  'lit-element/': '/node_modules/lit-element/',
+  '@lit/reactive-element': '/node_modules/@lit/reactive-element/reactive-element.js',
+  '@lit/reactive-element/': '/node_modules/@lit/reactive-element/',
+};
 
 /** The page: the button, and the callback showing a popup login's longest refusal. */
 const page = (locale: string) => `<!doctype html>
 <html lang="${locale}"><meta charset="utf-8">
 <style>body { font: 16px system-ui; margin: 1rem } .col { width: 16rem; margin-bottom: 1rem } .wide { width: 20rem }</style>
 <script>sessionStorage.setItem(${JSON.stringify(OUTCOME_KEY)}, ${JSON.stringify(JSON.stringify({ code: ERROR_CODES.indexOf('popup_unverified'), flow: 0 }))});</script>
-<script src="/itch-oauth.iife.js"></script>
+<script type="importmap">${JSON.stringify({ imports: LIT })}</script>
+<script type="module" src="/dist/define.js"></script>
 <div class="col"><itch-login-button client-id="c" redirect-uri="https://example.test/callback.html"></itch-login-button></div>
 <div class="col wide"><itch-oauth-callback></itch-oauth-callback></div>
 </html>`;
@@ -29,8 +41,9 @@ test.beforeAll(async () => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const locale = /^\/page\/([\w-]+)$/.exec(path)?.[1];
     if (locale) return response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(locale));
-    if (!/^\/(itch-oauth\.iife|locales\/[\w-]+)\.js$/.test(path)) return response.writeHead(404).end();
-    readFile(new URL(path.slice(1), DIST)).then(
+    if (!/^\/(dist|node_modules\/(lit|lit-html|lit-element|@lit\/reactive-element))\/[\w./-]+\.js$/.test(path) || path.includes('..'))
+      return response.writeHead(404).end();
+    readFile(new URL(path.slice(1), ROOT)).then(
       (body) => response.writeHead(200, { 'content-type': 'text/javascript' }).end(body),
       () => response.writeHead(404).end(),
     );
@@ -44,7 +57,7 @@ for (const locale of LOCALES) {
   test(`${locale}: the button and the callback's error view fit their boxes`, async ({ page: tab }, testInfo) => {
     const { widget } = (await import(`../../src/i18n/locales/${locale}.ts`)) as { widget: Record<string, string> };
     await tab.goto(`${origin}/page/${locale}`);
-    // In the language (loaded from dist/locales/ for all but English), not in English first.
+    // In the language (a chunk of dist/ for all but English), not in English first.
     await expect(tab.locator('itch-login-button [part=label]')).toHaveText(widget.login!);
     await expect(tab.locator('itch-oauth-callback .error')).toHaveText(widget.popup_unverified!);
     await expect(tab.locator('itch-oauth-callback [part=close]')).toHaveText(widget.close!);
