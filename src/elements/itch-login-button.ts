@@ -52,9 +52,9 @@ export class ItchLoginButton extends LitElement {
     returnTo: { attribute: 'return-to' },
     disabled: { type: Boolean, reflect: true },
     messages: { attribute: false },
-    configError: { state: true },
-    busy: { state: true },
-    waiting: { state: true },
+    configError: { state: true, attribute: false },
+    busy: { state: true, attribute: false },
+    waiting: { state: true, attribute: false },
   };
 
   /** Client ID of the itch.io OAuth application. Required. */

@@ -132,7 +132,7 @@ export class ItchOAuthCallback extends LitElement {
     noRedirect: { type: Boolean, attribute: 'no-redirect' },
     storeUrl: { attribute: 'store-url' },
     messages: { attribute: false },
-    view: { state: true },
+    view: { state: true, attribute: false },
   };
 
   /** Stay on the callback page after a successful login. */
