@@ -68,8 +68,12 @@ function elementsPage() {
     ...elements.map((element) => `- [\`<${element.tagName}>\`](#${element.tagName})`),
   ];
   for (const element of elements) {
-    const fields = (element.members ?? []).filter((member) => member.kind === 'field' && (member.privacy ?? 'public') === 'public' && !member.static);
-    const methods = (element.members ?? []).filter((member) => member.kind === 'method' && (member.privacy ?? 'public') === 'public' && !member.static);
+    const fields = (element.members ?? []).filter(
+      (member) => member.kind === 'field' && (member.privacy ?? 'public') === 'public' && !member.static,
+    );
+    const methods = (element.members ?? []).filter(
+      (member) => member.kind === 'method' && (member.privacy ?? 'public') === 'public' && !member.static,
+    );
     out.push('', `## \`<${element.tagName}>\``, '');
     out.push(`Class \`${element.name}\` (\`${element.path}\`). ${cell(element.summary)}`);
     if (element.description) out.push('', element.description.trim());
