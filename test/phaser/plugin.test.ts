@@ -45,8 +45,13 @@ function listen(game: Phaser.Game) {
   return heard;
 }
 
-/** Replaces window.open and fetch for one test; `restore()` puts them back. */
+/**
+ * Replaces window.open and fetch for one test, and gives the page a user activation, as a
+ * pointerdown handler of the game has (without one, login() shows its Continue button instead of
+ * opening); `restore()` puts them back.
+ */
 function stubWindow(answer: () => Response) {
+  Object.defineProperty(navigator, 'userActivation', { value: { isActive: true }, configurable: true });
   const realOpen = window.open;
   const realFetch = window.fetch;
   const opened: string[] = [];
@@ -63,6 +68,7 @@ function stubWindow(answer: () => Response) {
     restore() {
       window.open = realOpen;
       window.fetch = realFetch;
+      delete (navigator as { userActivation?: unknown }).userActivation;
     },
   };
 }
