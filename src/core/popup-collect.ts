@@ -96,6 +96,9 @@ export async function collect(
         signal,
       });
       const body: unknown = await answer.json().catch(() => null);
+      // Aborted while the answer's body was read: the body reads as null, and a pending answer
+      // (202, ok) would otherwise pass for the outcome.
+      if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
       const pending =
         answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
       if (pending?.pending === true) {

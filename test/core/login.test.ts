@@ -95,6 +95,43 @@ describe('login with an AbortSignal', () => {
     }
   });
 
+  it('rejects with aborted when the page aborts while a pending answer is being read, never with that answer', async () => {
+    await preparePopupLogin();
+    const realOpen = window.open;
+    const realFetch = window.fetch;
+    let reading: () => void = () => undefined;
+    const bodyRead = new Promise<void>((resolve) => (reading = resolve));
+    window.open = (() => fakePopup()) as typeof window.open;
+    // A 202 whose body is still arriving: aborting the request errors its body, as fetch does.
+    window.fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const signal = init!.signal!;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"pending":'));
+          signal.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+          reading();
+        },
+      });
+      return new Response(body, { status: 202, headers: { 'Content-Type': 'application/json' } });
+    }) as typeof window.fetch;
+    Object.defineProperty(navigator, 'userActivation', { value: { isActive: true }, configurable: true });
+    try {
+      const cancel = new AbortController();
+      const result = login({ ...OPTIONS, signal: cancel.signal });
+      await bodyRead;
+      cancel.abort();
+      const outcome = await result.then(
+        (value) => value,
+        (failure: unknown) => failure,
+      );
+      expect(outcome).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+      window.open = realOpen;
+      window.fetch = realFetch;
+    }
+  });
+
   it('opens nothing when the signal is aborted already', async () => {
     const stub = stubWindow(fakePopup, () => Response.json({ pending: true }, { status: 202 }));
     try {
