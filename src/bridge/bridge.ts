@@ -42,12 +42,18 @@ export interface Bridge {
   cancel(id: string): boolean;
 }
 
-/** The function at `name` from the global object (`onLogin`, or a dotted path such as `MyGame.onLogin`). */
+/**
+ * The function at `name` from the global object (`onLogin`, or a dotted path such as
+ * `MyGame.onLogin`): identifiers only, and none that leads into the prototypes' machinery
+ * (`constructor`, `__proto__`, `prototype`), so a name can reach the game's functions but not
+ * make one (`Function`, reached as `onLogin.constructor`).
+ */
 function callbackAt(name: string): (resultJson: string) => unknown {
-  const found = String(name)
-    .split('.')
-    .reduce<unknown>((object, key) => (object as Record<string, unknown> | null | undefined)?.[key], globalThis);
-  if (typeof found != 'function') throw TypeError(`ItchOAuth.bridge: ${name} is not a global function`);
+  const keys = String(name).split('.');
+  const found = keys.every((key) => /^[A-Za-z_$][\w$]*$/.test(key) && !/^(constructor|__proto__|prototype)$/.test(key))
+    ? keys.reduce<unknown>((object, key) => (object as Record<string, unknown> | null | undefined)?.[key], globalThis)
+    : undefined;
+  if (typeof found != 'function' || found === Function) throw TypeError(`ItchOAuth.bridge: ${name} is not a global function`);
   return found as (resultJson: string) => unknown;
 }
 

@@ -230,29 +230,32 @@ export function login(options: LoginOptions): Promise<LoginResult> {
   const signal = options.signal;
   const fail = (code: ItchOAuthErrorCode, message: string) => Promise.reject(new ItchOAuthError(code, message, { cause: signal?.reason }));
   if (signal?.aborted) return fail('aborted', ABORTED);
-  const follow = (hooks?: LoginHooks) => {
+  const follow = (hooks?: LoginHooks, cancel = signal) => {
     try {
-      return startLogin(options, hooks).result;
+      return startLogin({ ...options, signal: cancel }, hooks).result;
     } catch (error) {
       return error instanceof ItchOAuthError ? Promise.reject(error) : fail('config_invalid', String(error));
     }
   };
   // The person's click on the Continue button starts the login as if it had been called in it.
-  // One button at a time: a second call while it is shown waits for the same login.
-  const askPerson = () => {
-    void preparePopupLogin();
-    return (waitingForPerson ??= new Promise<LoginResult>((resolve, reject) => {
-      const done = (outcome: Promise<LoginResult>) => {
-        waitingForPerson = undefined;
-        outcome.then(resolve, reject);
-      };
-      const remove = showContinue(
-        () => done(follow()),
-        () => done(fail('popup_closed', 'the person cancelled the login')),
+  // One button at a time: a second call while it is shown joins the same login (with the first
+  // call's options), and each call's own signal ends only its own wait; the login is cancelled
+  // (button removed, or popup closed) once no call waits for it any more.
+  const askPerson = () =>
+    new Promise<LoginResult>((resolve, reject) => {
+      const caller = { resolve, reject };
+      const group = (askingPerson ??= personAsked(follow));
+      group.callers.add(caller);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!group.callers.delete(caller)) return;
+          reject(new ItchOAuthError('aborted', ABORTED, { cause: signal.reason }));
+          if (group.callers.size === 0) group.cancel();
+        },
+        { once: true },
       );
-      signal?.addEventListener('abort', () => remove() && done(fail('aborted', ABORTED)), { once: true });
-    }));
-  };
+    });
   // Where the browser says that a popup may not open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
   // the button asks for a click at once. A popup refused all the same (an engine without that
   // API; WebKit, whose blocker refuses one a frame after the click that it calls active) asks too.
@@ -272,4 +275,46 @@ export function login(options: LoginOptions): Promise<LoginResult> {
 }
 
 const ABORTED = 'the page cancelled the login';
-let waitingForPerson: Promise<LoginResult> | undefined;
+
+interface Caller {
+  resolve(result: LoginResult): void;
+  reject(error: unknown): void;
+}
+
+/** The calls of `login()` waiting for the Continue button shown now, if it is. */
+let askingPerson: { callers: Set<Caller>; cancel(): void } | undefined;
+
+/**
+ * Shows the Continue button; its click starts `follow(signal)` (the login, cancelled by that
+ * signal) and every call still waiting gets its outcome. `cancel()` removes the button, or
+ * cancels the login it started.
+ */
+function personAsked(follow: (hooks: undefined, signal: AbortSignal) => Promise<LoginResult>): { callers: Set<Caller>; cancel(): void } {
+  void preparePopupLogin();
+  const callers = new Set<Caller>();
+  const started = new AbortController();
+  const done = (outcome: Promise<LoginResult>) => {
+    if (askingPerson === group) askingPerson = undefined;
+    const settle = (tell: (caller: Caller) => void) => {
+      callers.forEach(tell);
+      callers.clear();
+    };
+    outcome.then(
+      (result) => settle((caller) => caller.resolve(result)),
+      (error: unknown) => settle((caller) => caller.reject(error)),
+    );
+  };
+  const remove = showContinue(
+    () => done(follow(undefined, started.signal)),
+    () => done(Promise.reject(new ItchOAuthError('popup_closed', 'the person cancelled the login'))),
+  );
+  const group = {
+    callers,
+    cancel() {
+      if (askingPerson === group) askingPerson = undefined;
+      remove();
+      started.abort();
+    },
+  };
+  return group;
+}

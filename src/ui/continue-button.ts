@@ -23,6 +23,12 @@ const styles = unsafeCSS(
 );
 
 /**
+ * A key held down since before the button showed (a game's Enter or Space) repeats its keydown
+ * on the focused Continue button: it must not press it. Only a key pressed anew does.
+ */
+const heldKey = (event: KeyboardEvent) => event.repeat && event.preventDefault();
+
+/**
  * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
  * and `dismiss` on Cancel or Escape; returns what removes it and gives the focus back (`true` if it was shown).
  */
@@ -49,7 +55,7 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const draw = () => {
     const words = messagesFor(document.documentElement, en) ?? en;
     render(
-      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)}>
+      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)} @keydown=${heldKey}>
         <button part="continue" autofocus @click=${end(go)}>${words.continue}</button
         ><button part="dismiss" @click=${end(dismiss)}>${words.dismiss}</button>
       </dialog>`,

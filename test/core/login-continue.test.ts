@@ -186,6 +186,60 @@ describe('login() without a user activation', () => {
     expect(await second).to.deep.equal({ response: { user: { id: 7 } } });
   });
 
+  it("ends only its own wait when a second call's signal aborts: the first call still gets the login", async () => {
+    undo.push(activation({ isActive: false }));
+    const stub = stubWindow(fakePopup);
+    undo.push(stub.restore);
+    const first = login(OPTIONS);
+    const cancel = new AbortController();
+    const second = codeOf(login({ ...OPTIONS, signal: cancel.signal }));
+    cancel.abort();
+    expect(await second).to.equal('aborted');
+    expect(shownButtons(), 'the first call still waits for the person').to.have.length(1);
+    await realClick(part('continue'));
+    expect(stub.opened).to.have.length(1);
+    expect(await first).to.deep.equal({ response: { user: { id: 7 } } });
+  });
+
+  it('cancels the login it started, closing its popup, once every waiting call aborted', async () => {
+    undo.push(activation({ isActive: false }));
+    let closed = false;
+    const stub = stubWindow(() => ({ ...fakePopup(), close: () => void (closed = true) }) as unknown as Window);
+    undo.push(stub.restore);
+    // The backend has no outcome yet: the login waits for its popup.
+    window.fetch = (async () => Response.json({ pending: true }, { status: 202 })) as typeof window.fetch;
+    const cancels = [new AbortController(), new AbortController()];
+    const outcomes = cancels.map((cancel) => codeOf(login({ ...OPTIONS, signal: cancel.signal })));
+    await realClick(part('continue'));
+    expect(stub.opened).to.have.length(1);
+    cancels[0]!.abort();
+    expect(await outcomes[0]).to.equal('aborted');
+    expect(closed, 'the other call still waits: the popup stays').to.equal(false);
+    cancels[1]!.abort();
+    expect(await outcomes[1]).to.equal('aborted');
+    expect(closed, 'no call waits any more: the popup is closed').to.equal(true);
+  });
+
+  it('is not pressed by a key held down since before it showed, only by one pressed anew', async () => {
+    undo.push(activation({ isActive: false }));
+    const stub = stubWindow(fakePopup);
+    undo.push(stub.restore);
+    const input = document.createElement('input');
+    document.body.append(input);
+    undo.push(() => input.remove());
+    input.focus();
+    // The game's Enter is down when the login starts; the browser then repeats it on the button.
+    await sendKeys({ down: 'Enter' });
+    const result = login(OPTIONS);
+    expect(part('continue').matches(':focus'), 'the button has the focus').to.equal(true);
+    for (let repeat = 0; repeat < 3; repeat++) await sendKeys({ down: 'Enter' });
+    await sendKeys({ up: 'Enter' });
+    expect(stub.opened, 'a held key opened nothing').to.deep.equal([]);
+    await sendKeys({ press: 'Enter' });
+    expect(stub.opened, 'a new press opens the popup').to.have.length(1);
+    expect(await result).to.deep.equal({ response: { user: { id: 7 } } });
+  });
+
   it('opens the popup at once, with no button, while the page has its activation', async () => {
     undo.push(activation({ isActive: true }));
     const stub = stubWindow(fakePopup);

@@ -417,12 +417,25 @@ test.describe('bridge', () => {
     expect(results.seen[5].message).toContain('client_id');
   });
 
-  test('a callback name that names no function throws at once, and no login starts', async ({ page, context }) => {
+  test('a callback name that names no function, or reaches the Function constructor, throws at once, and no login starts', async ({
+    page,
+    context,
+  }) => {
     await openGame(page, 'godot');
     let popups = 0;
     context.on('page', () => popups++);
     const errors = await page.evaluate(() =>
-      ['nowhere', 'ItchOAuth', 'ItchOAuth.nothing.deeper', ''].map((name) => {
+      [
+        'nowhere',
+        'ItchOAuth',
+        'ItchOAuth.nothing.deeper',
+        '',
+        // Functions all, but a name would make code of the result with them.
+        'Function',
+        'ItchOAuth.login.constructor',
+        'ItchOAuth.login.__proto__.constructor',
+        'ItchOAuth["login"]',
+      ].map((name) => {
         try {
           (window as unknown as BridgeWindow).ItchOAuth.bridge.login('{}', name);
           return 'no error';
