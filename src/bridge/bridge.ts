@@ -44,16 +44,18 @@ export interface Bridge {
 
 /**
  * The function at `name` from the global object (`onLogin`, or a dotted path such as
- * `MyGame.onLogin`): identifiers only, and none that leads into the prototypes' machinery
- * (`constructor`, `__proto__`, `prototype`), so a name can reach the game's functions but not
- * make one (`Function`, reached as `onLogin.constructor`).
+ * `MyGame.onLogin`), through own properties only: a name reaches the game's functions, not the
+ * prototypes' machinery (`onLogin.constructor` is `Function`, which would make code of a result; the `Function` of any
+ * window is refused too, as the one function that is its own constructor).
  */
 function callbackAt(name: string): (resultJson: string) => unknown {
-  const keys = String(name).split('.');
-  const found = keys.every((key) => /^[A-Za-z_$][\w$]*$/.test(key) && !/^(constructor|__proto__|prototype)$/.test(key))
-    ? keys.reduce<unknown>((object, key) => (object as Record<string, unknown> | null | undefined)?.[key], globalThis)
-    : undefined;
-  if (typeof found != 'function' || found === Function) throw TypeError(`ItchOAuth.bridge: ${name} is not a global function`);
+  const found = String(name)
+    .split('.')
+    .reduce<unknown>(
+      (object, key) => (Object(object) === object && Object.hasOwn(object as object, key) ? (object as Record<string, unknown>)[key] : 0),
+      globalThis,
+    );
+  if (typeof found != 'function' || found.constructor == found) throw TypeError(`ItchOAuth.bridge: ${name} is not a global function`);
   return found as (resultJson: string) => unknown;
 }
 

@@ -3,7 +3,7 @@ import { ItchOAuthError, type ItchOAuthErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
-import { showContinue } from '../ui/continue-button.js';
+import { ABORTED, askForClick } from './ask-for-click.js';
 import { closePopup, collect, type PopupProgress } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { STATE_KEY_PREFIX, createState, saveFlow, type FlowMode } from './state.js';
@@ -238,24 +238,7 @@ export function login(options: LoginOptions): Promise<LoginResult> {
     }
   };
   // The person's click on the Continue button starts the login as if it had been called in it.
-  // One button at a time: a second call while it is shown joins the same login (with the first
-  // call's options), and each call's own signal ends only its own wait; the login is cancelled
-  // (button removed, or popup closed) once no call waits for it any more.
-  const askPerson = () =>
-    new Promise<LoginResult>((resolve, reject) => {
-      const caller = { resolve, reject };
-      const group = (askingPerson ??= personAsked(follow));
-      group.callers.add(caller);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          if (!group.callers.delete(caller)) return;
-          reject(new ItchOAuthError('aborted', ABORTED, { cause: signal.reason }));
-          if (group.callers.size === 0) group.cancel();
-        },
-        { once: true },
-      );
-    });
+  const askPerson = () => askForClick(follow, signal);
   // Where the browser says that a popup may not open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
   // the button asks for a click at once. A popup refused all the same (an engine without that
   // API; WebKit, whose blocker refuses one a frame after the click that it calls active) asks too.
@@ -272,49 +255,4 @@ export function login(options: LoginOptions): Promise<LoginResult> {
         error.code == 'popup_blocked' ? askPerson() : Promise.reject(error),
       )
     : askPerson();
-}
-
-const ABORTED = 'the page cancelled the login';
-
-interface Caller {
-  resolve(result: LoginResult): void;
-  reject(error: unknown): void;
-}
-
-/** The calls of `login()` waiting for the Continue button shown now, if it is. */
-let askingPerson: { callers: Set<Caller>; cancel(): void } | undefined;
-
-/**
- * Shows the Continue button; its click starts `follow(signal)` (the login, cancelled by that
- * signal) and every call still waiting gets its outcome. `cancel()` removes the button, or
- * cancels the login it started.
- */
-function personAsked(follow: (hooks: undefined, signal: AbortSignal) => Promise<LoginResult>): { callers: Set<Caller>; cancel(): void } {
-  void preparePopupLogin();
-  const callers = new Set<Caller>();
-  const started = new AbortController();
-  const done = (outcome: Promise<LoginResult>) => {
-    if (askingPerson === group) askingPerson = undefined;
-    const settle = (tell: (caller: Caller) => void) => {
-      callers.forEach(tell);
-      callers.clear();
-    };
-    outcome.then(
-      (result) => settle((caller) => caller.resolve(result)),
-      (error: unknown) => settle((caller) => caller.reject(error)),
-    );
-  };
-  const remove = showContinue(
-    () => done(follow(undefined, started.signal)),
-    () => done(Promise.reject(new ItchOAuthError('popup_closed', 'the person cancelled the login'))),
-  );
-  const group = {
-    callers,
-    cancel() {
-      if (askingPerson === group) askingPerson = undefined;
-      remove();
-      started.abort();
-    },
-  };
-  return group;
 }

@@ -26,6 +26,13 @@ export interface ItchLoginAnswer {
   gameToken?: string;
 }
 
+/** A login of the plugin, and how many calls wait for it: it is aborted when none does any more. */
+interface Shared {
+  outcome: Promise<unknown>;
+  ending: AbortController;
+  waiting: number;
+}
+
 /**
  * A global Phaser plugin that logs the player in with itch.io.
  *
@@ -45,8 +52,11 @@ export interface ItchLoginAnswer {
 export class ItchLoginPlugin extends Plugins.BasePlugin {
   /** The options of every login: the plugin's `data` in the game config. */
   private defaults: ItchLoginPluginOptions = {};
-  /** The login under way: a second call while it is gives the same promise, and opens no second popup. */
-  private pending: Promise<unknown> | undefined;
+  /**
+   * The login under way: a second call while it is waits for the same one and opens no second
+   * popup (its options are not used); each call's signal ends only its own wait.
+   */
+  private pending: Shared | undefined;
   /** Ends the login under way when the plugin is destroyed with its game. */
   private ending: AbortController | undefined;
 
@@ -75,32 +85,45 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
    * @returns the backend's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
    */
   login<Answer = ItchLoginAnswer>(options: ItchLoginPluginOptions = {}): Promise<Answer> {
-    this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options }).finally(() => {
-      this.pending = undefined;
+    const shared = (this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options }));
+    const signal = options.signal;
+    shared.waiting++;
+    return new Promise<Answer>((resolve, reject) => {
+      shared.outcome.then(resolve as (answer: unknown) => void, reject);
+      const abort = () => {
+        reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: signal!.reason }));
+        if (--shared.waiting == 0) shared.ending.abort(signal!.reason);
+      };
+      if (signal?.aborted) abort();
+      else signal?.addEventListener('abort', abort, { once: true });
     });
-    return this.pending as Promise<Answer>;
   }
 
-  private async run(options: ItchLoginPluginOptions): Promise<unknown> {
+  /** Starts a login, which the game's end (or every waiting call's signal) aborts. */
+  private run(options: ItchLoginPluginOptions): Shared {
     const events = this.game.events;
-    // The caller's signal, and the game's end: one signal for login() (without AbortSignal.any,
-    // which Safari has only since 17.4).
     const ending = (this.ending = new AbortController());
-    const forward = () => ending.abort(options.signal?.reason);
-    if (options.signal?.aborted) forward();
-    options.signal?.addEventListener('abort', forward, { once: true });
-    try {
-      const { response } = await login({ ...(options as LoginOptions), signal: ending.signal });
-      events.emit('itch-login', response);
-      return response;
-    } catch (caught) {
-      const error = caught instanceof ItchOAuthError ? caught : new ItchOAuthError('config_invalid', String(caught), { cause: caught });
-      events.emit('itch-login-error', error);
-      throw error;
-    } finally {
-      options.signal?.removeEventListener('abort', forward);
-      this.ending = undefined;
-    }
+    // Only a signal aborted already ends the login at its start: later, a call's signal ends its own wait.
+    if (options.signal?.aborted) ending.abort(options.signal.reason);
+    const outcome = login({ ...(options as LoginOptions), signal: ending.signal }).then(
+      ({ response }) => {
+        events.emit('itch-login', response);
+        return response;
+      },
+      (caught: unknown) => {
+        const error = caught instanceof ItchOAuthError ? caught : new ItchOAuthError('config_invalid', String(caught), { cause: caught });
+        events.emit('itch-login-error', error);
+        throw error;
+      },
+    );
+    const ended = () => {
+      if (this.ending === ending) {
+        this.ending = undefined;
+        this.pending = undefined;
+      }
+    };
+    outcome.then(ended, ended);
+    return { outcome, ending, waiting: 0 };
   }
 
   /** Called by Phaser when the game is destroyed: a login under way is abandoned (its popup closes). */

@@ -55,10 +55,8 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const draw = () => {
     const words = messagesFor(document.documentElement, en) ?? en;
     render(
-      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)} @keydown=${heldKey}>
-        <button part="continue" autofocus @click=${end(go)}>${words.continue}</button
-        ><button part="dismiss" @click=${end(dismiss)}>${words.dismiss}</button>
-      </dialog>`,
+      // (One line: a template's white space is shipped as written.)
+      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)} @keydown=${heldKey}><button part="continue" autofocus @click=${end(go)}>${words.continue}</button><button part="dismiss" @click=${end(dismiss)}>${words.dismiss}</button></dialog>`,
       root,
     );
   };

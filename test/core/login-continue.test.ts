@@ -240,6 +240,19 @@ describe('login() without a user activation', () => {
     expect(await result).to.deep.equal({ response: { user: { id: 7 } } });
   });
 
+  it('rejects with popup_blocked when the popup is refused even in the click on Continue: the page stays', async () => {
+    undo.push(activation({ isActive: false }));
+    const stub = stubWindow(() => null);
+    undo.push(stub.restore);
+    const here = location.href;
+    const outcome = codeOf(login(OPTIONS));
+    await realClick(part('continue'));
+    expect(stub.opened, 'tried in the click').to.have.length(1);
+    expect(await outcome).to.equal('popup_blocked');
+    expect(location.href, 'no redirect to itch.io').to.equal(here);
+    expect(sessionStorage.length, 'no redirect login was saved').to.equal(0);
+  });
+
   it('opens the popup at once, with no button, while the page has its activation', async () => {
     undo.push(activation({ isActive: true }));
     const stub = stubWindow(fakePopup);

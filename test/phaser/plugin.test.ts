@@ -109,10 +109,33 @@ describe('ItchLoginPlugin', () => {
     try {
       const heard = listen(game);
       const first = pluginOf(game).login();
-      expect(pluginOf(game).login()).to.equal(first);
-      await first;
+      const second = pluginOf(game).login();
+      expect(await first).to.deep.equal({ user: { id: 7 } });
+      expect(await second).to.deep.equal({ user: { id: 7 } });
       expect(stub.opened).to.have.length(1);
       expect(heard).to.have.length(1);
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it("ends only a second call's own wait when its signal aborts, and the login once no call waits", async () => {
+    game = await bootGame();
+    const stub = stubWindow(() => Response.json({ pending: true }, { status: 202 }));
+    try {
+      const cancels = [new AbortController(), new AbortController()];
+      const outcomes = cancels.map((cancel) =>
+        pluginOf(game)
+          .login({ signal: cancel.signal })
+          .catch((failure: ItchOAuthError) => failure.code),
+      );
+      expect(stub.opened).to.have.length(1);
+      cancels[1]!.abort();
+      expect(await outcomes[1]).to.equal('aborted');
+      expect(stub.closed(), "the first call's login goes on").to.equal(false);
+      cancels[0]!.abort();
+      expect(await outcomes[0]).to.equal('aborted');
+      expect(stub.closed(), 'no call waits: the popup is closed').to.equal(true);
     } finally {
       stub.restore();
     }

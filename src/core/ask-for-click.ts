@@ -1,0 +1,75 @@
+/*
+ * The wait of `login()` for a person's click on the "Continue with itch.io" button, when the
+ * page has no user activation left for a popup (src/ui/continue-button.ts). One button at a
+ * time: a second call while it is shown, or while the login its click started is under way,
+ * joins that login (with the first call's options);
+ * each call's own signal ends only its own wait, and the login is cancelled (the button removed,
+ * or the popup it opened closed) once no call waits for it any more.
+ */
+import { ItchOAuthError } from './errors.js';
+import type { LoginHooks, LoginResult } from './login.js';
+import { preparePopupLogin } from './popup-pair.js';
+import { showContinue } from '../ui/continue-button.js';
+
+export const ABORTED = 'the page cancelled the login';
+
+type Follow = (hooks: LoginHooks, cancel: AbortSignal) => Promise<LoginResult>;
+
+/** The Continue button shown now: the outcome of its login, and how many calls wait for it. */
+interface Asking {
+  outcome: Promise<LoginResult>;
+  waiting: number;
+  /** Removes the button, or cancels the login its click started. */
+  cancel(): void;
+}
+
+let asking: Asking | undefined;
+
+/**
+ * Waits for the person's click on the Continue button (shown now, or already), whose click runs
+ * `follow` as if `login()` had been called in it; rejects with `aborted` when `signal` aborts,
+ * with `popup_closed` when the person cancels.
+ */
+export function askForClick(follow: Follow, signal: AbortSignal | undefined): Promise<LoginResult> {
+  const group = (asking ??= showButton(follow));
+  group.waiting++;
+  return new Promise<LoginResult>((resolve, reject) => {
+    group.outcome.then(resolve, reject);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        reject(new ItchOAuthError('aborted', ABORTED, { cause: signal.reason }));
+        if (--group.waiting == 0) group.cancel();
+      },
+      { once: true },
+    );
+  });
+}
+
+function showButton(follow: Follow): Asking {
+  void preparePopupLogin();
+  const started = new AbortController();
+  let remove = () => false;
+  const outcome = new Promise<LoginResult>((resolve, reject) => {
+    remove = showContinue(
+      // A popup refused even in this click is popup_blocked: never a redirect that would leave the game.
+      () => resolve(follow({ blocked: () => false }, started.signal)),
+      () => reject(new ItchOAuthError('popup_closed', 'the person cancelled the login')),
+    );
+  });
+  // Settled, the button is for a new login() again; until then a call joins this one.
+  const ended = () => {
+    if (asking === group) asking = undefined;
+  };
+  outcome.then(ended, ended);
+  const group: Asking = {
+    outcome,
+    waiting: 0,
+    cancel() {
+      ended();
+      remove();
+      started.abort();
+    },
+  };
+  return group;
+}
