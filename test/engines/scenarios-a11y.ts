@@ -1,8 +1,12 @@
 // Accessibility in every engine: axe-core (its axe.min.js, sent as a script through the driver,
 // which no page's Content-Security-Policy applies to) runs its WCAG 2.2 A/AA rules on the login
 // button (idle, disabled, busy while its popup is open), the callback element after a refusal
-// with "Try again", the capture's pending view, the emulator's consent page and the demo's home
-// page. Chromium runs these and more in test/e2e/a11y.spec.ts; here Firefox and WebKit do too.
+// with "Try again", the capture's pending view, the emulator's consent page, the demo's home
+// page, and the pages of a severed popup: the popup's six-digit confirmation page, the game's code
+// overlay (with its focus checked by keyboard: taken, kept from the game behind it, given back on
+// Escape) and a popup's ending (`not_owner`) with Close. Each audit fails on a violation and on
+// an audit that checked nothing. Chromium runs these and more in test/e2e/a11y.spec.ts; here
+// Firefox and WebKit do too.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
