@@ -3,6 +3,27 @@
 // (WebKitGTK over WebDriver classic). It follows WebDriver's model: one current window, and in it
 // one current frame that commands apply to.
 
+/** The keys a scenario presses. */
+export type Key = 'Tab' | 'Enter' | 'Escape';
+
+/** WebDriver's code points for them (https://w3c.github.io/webdriver/#keyboard-actions). */
+export const WEBDRIVER_KEYS: Record<Key, string> = { Tab: '\uE004', Enter: '\uE007', Escape: '\uE00C' };
+
+/** A key pressed and released, as a WebDriver (classic or BiDi) action sequence. */
+export function keyPress(key: Key) {
+  const value = WEBDRIVER_KEYS[key];
+  return [
+    {
+      type: 'key' as const,
+      id: 'keyboard',
+      actions: [
+        { type: 'keyDown' as const, value },
+        { type: 'keyUp' as const, value },
+      ],
+    },
+  ];
+}
+
 /** An engine of the matrix. */
 export type EngineName = 'chromium' | 'firefox' | 'webkit' | 'webkit-itp';
 
@@ -26,6 +47,11 @@ export interface Session {
   back(): Promise<void>;
   /** A real click (trusted, with user activation) in the middle of the element. */
   click(selector: string): Promise<void>;
+  /**
+   * Presses and releases a key in the current window, as a person at the keyboard does (a trusted
+   * event, to whatever has the focus there): what a focus check needs, Tab and Enter and Escape.
+   */
+  press(key: Key): Promise<void>;
   /** Picks the option with this value in a `<select>`, as a user does. */
   select(selector: string, value: string): Promise<void>;
   /**

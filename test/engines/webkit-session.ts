@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { remote } from 'webdriverio';
-import type { Engine, EngineName, Session } from './driver.js';
+import { keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
 import { callExpression } from './source.js';
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -44,6 +44,11 @@ class WebKitSession implements Session {
 
   async click(selector: string): Promise<void> {
     await (await this.#element(selector)).click();
+  }
+
+  async press(key: Key): Promise<void> {
+    await this.browser.performActions(keyPress(key));
+    await this.browser.releaseActions();
   }
 
   async select(selector: string, value: string): Promise<void> {
