@@ -10,22 +10,22 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * Minifies the CSS of lit's css`` literals and of the unsafeCSS(`…`) ones (indentation,
- * comments), which a JavaScript minifier leaves as they are: esbuild's CSS minifier, each `${…}`
- * kept in place as a placeholder name.
+ * Minifies the style sheets' text, template literals marked `/* css *\/` (indentation, comments),
+ * which a JavaScript minifier leaves as they are: esbuild's CSS minifier, each `${…}` kept in
+ * place as a placeholder name.
  * @see https://esbuild.github.io/api/#minify
  */
-const minifyLitCss: Plugin = {
-  name: 'minify-lit-css',
+const minifyCss: Plugin = {
+  name: 'minify-css',
   async transform(code, id) {
-    if (!/\/src\/.*\.ts$/.test(id) || !/css`|unsafeCSS\(`/.test(code)) return null;
+    if (!/\/src\/.*\.ts$/.test(id) || !code.includes('/* css */ `')) return null;
     let out = '';
     let at = 0;
-    for (const match of code.matchAll(/\b(css`|unsafeCSS\(`)([^`]*)`/g)) {
+    for (const match of code.matchAll(/\/\* css \*\/ `([^`]*)`/g)) {
       const holes: string[] = [];
-      const text = match[2]!.replace(/\$\{[^}]*\}/g, (hole) => `__hole${holes.push(hole) - 1}__`);
+      const text = match[1]!.replace(/\$\{[^}]*\}/g, (hole) => `__hole${holes.push(hole) - 1}__`);
       const minified = (await transform(text, { loader: 'css', minify: true })).code.trim();
-      out += code.slice(at, match.index) + match[1] + minified.replace(/__hole(\d+)__/g, (_, i: string) => holes[Number(i)]!) + '`';
+      out += code.slice(at, match.index) + '`' + minified.replace(/__hole(\d+)__/g, (_, i: string) => holes[Number(i)]!) + '`';
       at = match.index + match[0].length;
     }
     return { code: out + code.slice(at), map: null };
@@ -42,7 +42,7 @@ const iife = (entry: string, fileName: string): UserConfig => ({
     lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
   },
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [minifyLitCss],
+  plugins: [minifyCss],
 });
 
 export default defineConfig(({ mode }): UserConfig => {

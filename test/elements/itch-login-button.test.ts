@@ -202,7 +202,8 @@ describe('<itch-login-button>', () => {
       const caught: CustomEvent[] = [];
       document.addEventListener('itch-login-error', (e) => caught.push(e), { once: true });
       const { el, inner, visits } = await button(template);
-      el.requestUpdate();
+      // A re-render checks the configuration again: the reason is still said once.
+      el.messages = {};
       await el.updateComplete;
       inner.click();
       expect(inner.disabled).to.equal(true);
