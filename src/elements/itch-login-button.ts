@@ -202,9 +202,9 @@ export class ItchLoginButton extends HTMLElement {
   }
 
   /**
-   * A plain custom element: each attribute is mapped to its property above (only `disabled` is
-   * reflected), the shadow tree is built once, and a change (a property, the words, the login
-   * under way) is drawn in a microtask, several in one pass, while connected.
+   * Has the state drawn in a microtask, once for all the changes made before it (a property, the
+   * words, the login under way), while connected: no framework, the shadow tree is built once and
+   * #render sets the text and attributes of the nodes it keeps.
    */
   #request(recheck = true): void {
     this.#recheck ||= recheck;

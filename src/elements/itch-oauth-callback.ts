@@ -128,14 +128,15 @@ export class ItchOAuthCallback extends HTMLElement {
   #slot = h('slot');
   /** What happened, in the error slot. */
   #error = h('p', { class: 'error' });
+  #errorSlot = h('slot', { name: 'error' }, this.#error);
+  /** The live region of a failure; the lines below are in it while they apply, in this order. */
+  #alert = h('div', { part: 'status', role: 'alert' }, this.#errorSlot);
   /** What to do next in a popup whose login ended here. */
   #next = h('p');
   #store = h('a', { part: 'store' });
   #storeLine = h('p', {}, this.#store);
-  /** "Try again" (part retry) or "Close" (part close), in #alert when there is one. */
+  /** "Try again" (part retry) or "Close" (part close). */
   #action = h('button', { type: 'button' });
-  /** The live region of a failure. */
-  #alert = h('div', { part: 'status', role: 'alert' }, h('slot', { name: 'error' }, this.#error), this.#next, this.#storeLine);
 
   constructor() {
     super();
@@ -266,18 +267,24 @@ export class ItchOAuthCallback extends HTMLElement {
     }
     if (this.#alert.parentNode != root) root.replaceChildren(this.#alert);
     this.#error.textContent = words[view.code];
-    this.#next.hidden = !view.popup;
-    this.#next.textContent = view.popup ? words[view.popup] : '';
+    // A line is put in (in its place) or taken out only when it comes or goes: a focused button
+    // that stays keeps the focus.
+    const next = this.#next;
+    if (!view.popup) next.remove();
+    else if (!next.parentNode) this.#errorSlot.after(next);
+    if (view.popup) next.textContent = words[view.popup];
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.#storeUrl ?? '');
-    this.#storeLine.hidden = !store;
-    if (store) this.#store.href = this.#storeUrl!;
-    else this.#store.removeAttribute('href');
-    this.#store.textContent = words.store;
+    const line = this.#storeLine;
     const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
-    if (!action) return this.#action.remove();
-    this.#action.setAttribute('part', action);
-    this.#action.textContent = words[action];
-    if (!this.#action.parentNode) this.#alert.append(this.#action);
+    const button = this.#action;
+    if (!store) line.remove();
+    else if (!line.parentNode) this.#alert.insertBefore(line, button.parentNode ? button : null);
+    if (store) this.#store.href = this.#storeUrl!;
+    this.#store.textContent = words.store;
+    if (!action) return button.remove();
+    button.setAttribute('part', action);
+    button.textContent = words[action];
+    if (!button.parentNode) this.#alert.append(button);
   }
 }
 
