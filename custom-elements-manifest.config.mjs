@@ -12,9 +12,9 @@ import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 
 export default {
   globs: ['src/elements/*.ts'],
-  exclude: ['src/elements/*.styles.ts', 'src/elements/events.ts'],
+  // The elements' styles, their helpers (the button's login, the callback's views) and events.
+  exclude: ['src/elements/*.styles.ts', 'src/elements/*.flow.ts', 'src/elements/*.view.ts', 'src/elements/events.ts'],
   outdir: '.',
-  litelement: true,
   plugins: [
     modulePathResolverPlugin({
       modulePathTemplate: () => 'dist/index.js',

@@ -1,31 +1,31 @@
-// Four builds (see package.json "build"):
-//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open, phaser external)
+// Five builds (see package.json "build"):
+//   vite build                    → the npm ESM build in dist/ (zod, hono, open, phaser external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 //   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
 //   vite build --mode bridge      → dist/itch-oauth-bridge.iife.js, ItchOAuth.bridge for game engines
-// (then scripts/build-locales.ts writes dist/locales/<locale>.js, the script-tag file's other languages)
+// (then scripts/build-locales.ts writes dist/locales/<locale>.js, the script-tag files' other languages)
 import { transform } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
- * Minifies the CSS of lit's css`` literals and of the unsafeCSS(`…`) ones (indentation,
- * comments), which a JavaScript minifier leaves as they are: esbuild's CSS minifier, each `${…}`
- * kept in place as a placeholder name.
+ * Minifies the style sheets' text, template literals marked `/* css *\/` (indentation, comments),
+ * which a JavaScript minifier leaves as they are: esbuild's CSS minifier, each `${…}` kept in
+ * place as a placeholder name.
  * @see https://esbuild.github.io/api/#minify
  */
-const minifyLitCss: Plugin = {
-  name: 'minify-lit-css',
+const minifyCss: Plugin = {
+  name: 'minify-css',
   async transform(code, id) {
-    if (!/\/src\/.*\.ts$/.test(id) || !/css`|unsafeCSS\(`/.test(code)) return null;
+    if (!/\/src\/.*\.ts$/.test(id) || !code.includes('/* css */ `')) return null;
     let out = '';
     let at = 0;
-    for (const match of code.matchAll(/\b(css`|unsafeCSS\(`)([^`]*)`/g)) {
+    for (const match of code.matchAll(/\/\* css \*\/ `([^`]*)`/g)) {
       const holes: string[] = [];
-      const text = match[2]!.replace(/\$\{[^}]*\}/g, (hole) => `__hole${holes.push(hole) - 1}__`);
+      const text = match[1]!.replace(/\$\{[^}]*\}/g, (hole) => `__hole${holes.push(hole) - 1}__`);
       const minified = (await transform(text, { loader: 'css', minify: true })).code.trim();
-      out += code.slice(at, match.index) + match[1] + minified.replace(/__hole(\d+)__/g, (_, i: string) => holes[Number(i)]!) + '`';
+      out += code.slice(at, match.index) + '`' + minified.replace(/__hole(\d+)__/g, (_, i: string) => holes[Number(i)]!) + '`';
       at = match.index + match[0].length;
     }
     return { code: out + code.slice(at), map: null };
@@ -42,23 +42,18 @@ const iife = (entry: string, fileName: string): UserConfig => ({
     lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
   },
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [minifyLitCss],
+  plugins: [minifyCss],
 });
 
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
-  // The script-tag files carry English alone inline: another language is loaded from dist/locales/
-  // beside the file, not split into chunks (an iife has none) nor inlined.
+  // The script-tag files (the full one and the button's) carry English alone inline: another
+  // language is loaded from dist/locales/ beside the file, not split into chunks (an iife has
+  // none) nor inlined.
   const localeLoader = {
     alias: [{ find: /^\.\/load-locale\.js$/, replacement: fileURLToPath(new URL('src/i18n/load-locale-script.ts', import.meta.url)) }],
   };
-  // The full file speaks English alone for now (src/i18n/messages-english.ts says why).
-  const englishOnly = {
-    alias: [
-      { find: /^(\.\.\/i18n|\.)\/messages\.js$/, replacement: fileURLToPath(new URL('src/i18n/messages-english.ts', import.meta.url)) },
-    ],
-  };
-  if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: englishOnly };
+  if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
   if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
@@ -82,8 +77,6 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       rollupOptions: {
         external: [
-          /^lit($|\/)/,
-          /^@lit\//,
           /^zod($|\/)/,
           /^hono($|\/)/,
           /^@hono\//,

@@ -18,21 +18,20 @@ import { demoPlugin, fillLoginSettings, type LoginSettings } from './server/plug
 
 const DEMO_ROOT = fileURLToPath(new URL('.', import.meta.url));
 /**
- * Lit's production build even in Vite's dev server: its development build warns "Lit is in dev
- * mode" in every page's console, and the demo's console stays clean.
+ * Dependencies' production builds even in Vite's dev server, so that no development build warns
+ * in the pages' console: the demo's console stays clean.
  */
 const RESOLVE = { conditions: ['module', 'browser', 'production'] };
 const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
- * Each Vite server its own dependency cache, with the pages' dependencies named up front. The site
- * and the game are two servers with two configurations: sharing Vite's one default cache, each
- * found the other's stale and rewrote it while the other's pages were loading, and Vite then
- * reloaded such a page (the framed game lost its stars, and a click meant for it was lost).
+ * Each Vite server its own dependency cache. The site and the game are two servers with two
+ * configurations: sharing Vite's one default cache, each found the other's stale and rewrote it
+ * while the other's pages were loading, and Vite then reloaded such a page (the framed game lost
+ * its stars, and a click meant for it was lost).
  */
 function dependencyCache(name: string) {
   return {
     cacheDir: fileURLToPath(new URL(`../node_modules/.vite/demo-${name}`, import.meta.url)),
-    optimizeDeps: { include: ['lit', 'lit/decorators.js'] },
   };
 }
 const CALLBACK_PATH = '/callback.html';

@@ -1,4 +1,4 @@
-// Writes dist/locales/<locale>.js for the script-tag file (which carries English alone): each a
+// Writes dist/locales/<locale>.js for the script-tag files (which carry English alone): each a
 // classic script that hands the locale's element words to the <script> element running it
 // (src/i18n/load-locale-script.ts reads them there). Run after `vite build --mode script-tag`.
 import { mkdirSync, writeFileSync } from 'node:fs';

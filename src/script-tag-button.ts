@@ -9,3 +9,5 @@ import { ItchLoginButton } from './elements/itch-login-button.js';
 if (!customElements.get('itch-login-button')) customElements.define('itch-login-button', ItchLoginButton);
 
 export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
+// The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
+export { setMessages } from './i18n/messages.js';

@@ -1,5 +1,3 @@
-import { unsafeCSS } from 'lit';
-
 // One set of measures for the upgraded button and for the rule that holds its place before the
 // element upgrades, so the page does not shift when it does.
 const PADDING_BLOCK = '0.6em';
@@ -23,14 +21,15 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
-// Comments stay out of the template: its text is shipped as is. unsafeCSS of a constant text
-// rather than lit's css`` tag, whose checks of its holes (with their long messages) would be the
-// script-tag files' only use of it: nothing in this text comes from outside the package. Dark colours when the page
-// is dark: light-dark() (in every browser of docs/concepts/browser-support.md, so without a
-// fallback: https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's color-scheme, so a page that only declares light stays
-// light even when the system is dark. Forced colours (Windows High Contrast) drop the background:
-// a system-colour border keeps the button's edge. A reduced-motion preference stops the hover fade.
-export const styles = unsafeCSS(`
+// The shadow root's style sheet, as text (src/ui/dom.ts makes it a constructable sheet; the
+// script-tag builds minify the text after the /* css */ mark: see vite.config.ts). Comments stay
+// out of the text: it is shipped as is. Dark colours when the page is dark: light-dark() (in
+// every browser of docs/concepts/browser-support.md, so without a fallback:
+// https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's
+// color-scheme, so a page that only declares light stays light even when the system is dark.
+// Forced colours (Windows High Contrast) drop the background: a system-colour border keeps the
+// button's edge. A reduced-motion preference stops the hover fade.
+export const styles = /* css */ `
   :host {
     display: inline-flex;
     vertical-align: middle;
@@ -85,4 +84,4 @@ export const styles = unsafeCSS(`
   }
   @media (forced-colors: active) { button { border: 2px solid ButtonText } }
   @media (prefers-reduced-motion: reduce) { button { transition: none } }
-`);
+`;

@@ -1,13 +1,14 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
 import { ItchOAuthError } from '../core/errors.js';
-import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
+import type { LoginOptions } from '../core/login.js';
 import { DEFAULT_SCOPE } from '../core/scopes.js';
 import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
+import { h, shadow, upgrade } from '../ui/dom.js';
+import { itchLogo } from '../ui/itch-logo.js';
+import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
 import { styles } from './itch-login-button.styles.js';
 
 /**
@@ -33,219 +34,215 @@ import { styles } from './itch-login-button.styles.js';
  * @cssproperty [--itch-login-font=inherit] - Font shorthand.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchLoginButton extends LitElement {
-  /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
-  static override styles = styles;
+export class ItchLoginButton extends HTMLElement {
+  /** @internal The attributes it follows (each mapped to its property in attributeChangedCallback). */
+  static observedAttributes = ['client-id', 'redirect-uri', 'scope', 'base-url', 'mode', 'backend', 'return-to', 'disabled'];
+
+  /** The login options of the attributes and properties; an attribute removed restores the default. */
+  #options: LoginOptions = { ...DEFAULTS };
+  #messages: Partial<WidgetMessages> | undefined;
 
   /**
-   * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it. `state`
-   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
+   * Client ID of the itch.io OAuth application. Required.
+   * @attr client-id
+   * @default ''
    */
-  static override properties = {
-    clientId: { attribute: 'client-id' },
-    redirectUri: { attribute: 'redirect-uri' },
-    scope: {},
-    baseUrl: { attribute: 'base-url' },
-    mode: {},
-    backend: {},
-    returnTo: { attribute: 'return-to' },
-    disabled: { type: Boolean, reflect: true },
-    messages: { attribute: false },
-    configError: { state: true, attribute: false },
-    busy: { state: true, attribute: false },
-    waiting: { state: true, attribute: false },
-  };
+  public get clientId(): string {
+    return this.#options.clientId;
+  }
+  public set clientId(value: string) {
+    this.#set('clientId', value);
+  }
 
-  /** Client ID of the itch.io OAuth application. Required. */
-  clientId = '';
+  /**
+   * The redirect URI registered for that application, exactly. Required.
+   * @attr redirect-uri
+   * @default ''
+   */
+  public get redirectUri(): string {
+    return this.#options.redirectUri;
+  }
+  public set redirectUri(value: string) {
+    this.#set('redirectUri', value);
+  }
 
-  /** The redirect URI registered for that application, exactly. Required. */
-  redirectUri = '';
+  /**
+   * Space-separated itch.io scopes.
+   * @attr scope
+   * @default DEFAULT_SCOPE
+   */
+  public get scope(): string {
+    return this.#options.scope!;
+  }
+  public set scope(value: string) {
+    this.#set('scope', value);
+  }
 
-  /** Space-separated itch.io scopes. */
-  scope = DEFAULT_SCOPE;
-
-  /** Where itch.io lives (http(s), may carry a path prefix). */
-  baseUrl = DEFAULT_BASE_URL;
+  /**
+   * Where itch.io lives (http(s), may carry a path prefix).
+   * @attr base-url
+   * @default DEFAULT_BASE_URL
+   */
+  public get baseUrl(): string {
+    return this.#options.baseUrl!;
+  }
+  public set baseUrl(value: string) {
+    this.#set('baseUrl', value);
+  }
 
   /**
    * `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`.
+   * @attr mode
    * @type {'redirect' | 'popup' | undefined}
    */
-  mode: FlowMode | undefined;
+  public get mode(): FlowMode | undefined {
+    return this.#options.mode;
+  }
+  public set mode(value: FlowMode | undefined) {
+    this.#set('mode', value);
+  }
 
   /**
    * URL of the app's token endpoint (the capture's `data-backend`): popup mode collects the
    * login from it. Required for popup mode.
+   * @attr backend
    */
-  backend: string | undefined;
+  public get backend(): string | undefined {
+    return this.#options.backend;
+  }
+  public set backend(value: string | undefined) {
+    this.#set('backend', value);
+  }
 
-  /** Same-origin path+query to return to after the login. Default: the current path+query. */
-  returnTo: string | undefined;
+  /**
+   * Same-origin path+query to return to after the login. Default: the current path+query.
+   * @attr return-to
+   */
+  public get returnTo(): string | undefined {
+    return this.#options.returnTo;
+  }
+  public set returnTo(value: string | undefined) {
+    this.#set('returnTo', value);
+  }
 
-  /** Disables the button. */
-  disabled = false;
+  /**
+   * Disables the button. Reflected to the `disabled` attribute.
+   * @attr disabled
+   * @reflect
+   * @default false
+   */
+  public get disabled(): boolean {
+    return this.hasAttribute('disabled');
+  }
+  public set disabled(value: boolean) {
+    this.toggleAttribute('disabled', !!value);
+  }
 
   /**
    * Messages over the shipped ones of the element's language, by key (`login`, `cancel`; the
    * keys of `src/i18n/locales/en.ts`), e.g. `{ login: 'Sign in' }`.
    */
-  messages: Partial<WidgetMessages> | undefined;
+  public get messages(): Partial<WidgetMessages> | undefined {
+    return this.#messages;
+  }
+  public set messages(value: Partial<WidgetMessages> | undefined) {
+    this.#messages = value;
+    this.#request();
+  }
 
-  /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
-  #words: typeof en | undefined;
+  /**
+   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
+   * is set, `await el.updateComplete` before reading the shadow tree.
+   */
+  public get updateComplete(): Promise<boolean> {
+    return this.#pending ?? Promise.resolve(true);
+  }
+
+  #pending: Promise<boolean> | undefined;
+  /** The configuration is to be checked again when next drawn (any change but `disabled`'s). */
+  #recheck = true;
   #unwatch: (() => void) | undefined;
 
   /** Why the configuration is invalid, if it is. */
-  private configError: ItchOAuthError | undefined;
-  /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
-  private busy = false;
-  /** The popup login under way cannot see its popup: the person may cancel it with this. */
-  private waiting: AbortController | undefined;
+  #configError: ItchOAuthError | undefined;
+  /** The login a click started, while the button follows it. */
+  #login = new ButtonLogin(this, () => this.#request());
 
-  #starting = false;
-  #reported = new Set<string>();
-  /** The popup login under way, if any. */
-  #flow: LoginHandle | undefined;
+  #label = h('slot');
+  #button = h(
+    'button',
+    { part: 'button', type: 'button' },
+    itchLogo(),
+    // The default slot, whose fallback text is the label.
+    h('span', { part: 'label' }, this.#label),
+  );
+  /** "Cancel", in the shadow tree while the login under way cannot see its popup. */
+  #cancelButton = h('button', { part: 'cancel', type: 'button' });
+
+  constructor() {
+    super();
+    shadow(this, styles).append(this.#button);
+    this.#button.addEventListener('click', () => this.#onClick());
+    this.#cancelButton.addEventListener('click', () => this.#cancel());
+    // Properties a script set on the element before it was defined go through the setters above.
+    upgrade(this, ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo', 'disabled', 'messages']);
+  }
+
+  /** @internal The attribute's value to its property: `client-id` to `clientId`, and so on. */
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (name == 'disabled') return this.#request(false);
+    const key = ATTRIBUTES[name]!;
+    this.#set(key, value ?? DEFAULTS[key]);
+  }
+
+  #set<Key extends keyof LoginOptions>(key: Key, value: LoginOptions[Key]): void {
+    if (this.#options[key] === value) return;
+    this.#options[key] = value;
+    this.#request();
+  }
+
+  /**
+   * Has the state drawn in a microtask, once for all the changes made before it (a property, the
+   * words, the login under way), while connected: no framework, the shadow tree is built once and
+   * #render sets the text and attributes of the nodes it keeps.
+   */
+  #request(recheck = true): void {
+    this.#recheck ||= recheck;
+    if (this.isConnected)
+      this.#pending ??= Promise.resolve().then(() => {
+        this.#pending = undefined;
+        this.#render();
+        return true;
+      });
+  }
 
   /** @internal Leaves the page for itch.io. Tests replace it. */
   navigate(url: string): void {
     location.assign(url);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    addEventListener('pageshow', this.#onPageShow);
-    this.#unwatch = watch(() => this.requestUpdate());
+  /** @internal */
+  connectedCallback(): void {
+    addEventListener('pageshow', this.#login.pageShown);
+    this.#unwatch = watch(() => this.#request());
+    this.#request();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    removeEventListener('pageshow', this.#onPageShow);
+  /** @internal */
+  disconnectedCallback(): void {
+    removeEventListener('pageshow', this.#login.pageShown);
     this.#unwatch?.();
-    this.#flow?.abandon();
-    this.#flow = undefined;
-    this.busy = false;
-    this.waiting = undefined;
+    this.#login.end();
   }
 
-  /** Coming back from itch.io through the back/forward cache: the button may start again. */
-  #onPageShow = (event: PageTransitionEvent) => {
-    if (event.persisted) this.#starting = false;
-  };
-
-  protected override shouldUpdate(): boolean {
-    return (this.#words = messagesFor(this, en)) !== undefined;
-  }
-
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('disabled') && changed.size === 1) return;
-    this.configError = this.#checkConfig();
-    if (this.configError) this.#report(this.configError);
-  }
-
-  #options(): LoginOptions {
-    return {
-      clientId: this.clientId,
-      redirectUri: this.redirectUri,
-      scope: this.scope,
-      baseUrl: this.baseUrl,
-      mode: this.mode,
-      returnTo: this.returnTo,
-      backend: this.backend,
-    };
-  }
-
-  #checkConfig(): ItchOAuthError | undefined {
-    try {
-      if (checkLoginOptions(this.#options()).mode === 'popup') void preparePopupLogin();
-      return undefined;
-    } catch (error) {
-      return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error));
-    }
-  }
-
-  /** Says why once in the console and fires `itch-login-error`, once per distinct reason. */
-  #report(error: ItchOAuthError): void {
-    if (this.#reported.has(error.message)) return;
-    this.#reported.add(error.message);
-    console.error(`<itch-login-button>: ${error.message}`);
-    this.dispatchEvent(errorEvent(error.code, error.message));
-  }
-
-  /** Synchronous from click to navigation or popup: nothing is awaited in between. */
+  /** Synchronous from click to navigation or popup (see ButtonLogin.click). */
   #onClick(): void {
-    if (this.disabled || this.configError) return;
-    const open = this.#flow?.popup;
-    if (open !== undefined && !open.closed) {
-      open.focus();
-      return;
-    }
-    if (this.#starting) return;
-    // A popup that could not be followed (severed) is given up for a fresh login.
-    this.#flow?.abandon();
-    let flow: LoginHandle;
-    const cancel = new AbortController();
-    try {
-      flow = startLogin(
-        { ...this.#options(), signal: cancel.signal },
-        {
-          start: (url) =>
-            this.dispatchEvent(
-              new CustomEvent<ItchLoginStartDetail>('itch-login-start', {
-                detail: { url },
-                bubbles: true,
-                composed: true,
-                cancelable: true,
-              }),
-            ),
-          blocked: (error) => {
-            const event = errorEvent(error.code, error.message, true);
-            return this.dispatchEvent(event) && !isFramed();
-          },
-          navigate: (url) => {
-            this.#starting = true;
-            this.navigate(url);
-          },
-          waiting: (hidden) => {
-            if (this.#flow === flow) this.waiting = hidden ? cancel : undefined;
-          },
-        },
-      );
-    } catch (error) {
-      this.configError = error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
-      this.#report(this.configError);
-      return;
-    }
-    if (!flow.following) {
-      // Redirect mode (the page is leaving), a cancelled start, or a blocked popup: its rejection
-      // was reported through `blocked` already.
-      flow.result.catch(() => undefined);
-      return;
-    }
-    this.#flow = flow;
-    this.busy = true;
-    const ended = () => {
-      this.#flow = undefined;
-      this.busy = false;
-      this.waiting = undefined;
-    };
-    flow.result.then(
-      ({ response }) => {
-        if (this.#flow !== flow) return;
-        ended();
-        this.dispatchEvent(
-          new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }),
-        );
-      },
-      (error: unknown) => {
-        if (this.#flow !== flow) return;
-        ended();
-        const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
-        this.dispatchEvent(errorEvent(failure.code, failure.message));
-      },
-    );
+    if (this.disabled || this.#configError) return;
+    const error = this.#login.click(this.#options);
+    if (!error) return;
+    this.#configError = error;
+    this.#login.report(error);
+    this.#request();
   }
 
   /**
@@ -254,24 +251,46 @@ export class ItchLoginButton extends LitElement {
    * the popup is another window.)
    */
   #cancel(): void {
-    this.renderRoot.querySelector('button')!.focus();
-    this.waiting?.abort();
+    this.#button.focus();
+    this.#login.waiting?.abort();
   }
 
-  protected override render() {
-    const words = { ...this.#words!, ...this.messages };
-    const disabled = this.disabled || this.configError !== undefined;
-    return html`<button part="button" type="button" ?disabled=${disabled} aria-busy=${this.busy ? 'true' : nothing} @click=${this.#onClick}>
-      <svg part="icon" viewBox="0 0 24 24" fill-rule="evenodd" aria-hidden="true" focusable="false">
-        <path
-          d="M3 2h18l3 5.2c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3s-3-1.3-3-3c0 1.7-1.3 3-3 3S0 8.9 0 7.2zM1.5 11.8C1 16 1 19 2 21c5 1.3 15 1.3 20 0 1-2 1-5 .5-9.2-1 .4-2.4.4-3.5-.3-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-.9.6-2 .9-3 .9s-2.1-.3-3-.9c-1.1.7-2.5.7-3.5.3zM8 14.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm8 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z"
-        ></path>
-      </svg>
-      <span part="label"><slot>${words.login}</slot></span>
-    </button>
-    ${this.waiting ? html`<button part="cancel" type="button" @click=${this.#cancel}>${words.cancel}</button>` : nothing}`;
+  /**
+   * Draws the state: nothing while the element's language loads (nothing is shown in another
+   * language first); the configuration checked again unless `disabled` alone changed.
+   */
+  #render(): void {
+    const shipped = messagesFor(this, en);
+    if (!shipped) return;
+    if (this.#recheck) {
+      this.#recheck = false;
+      this.#configError = checkConfig(this.#options);
+      if (this.#configError) this.#login.report(this.#configError);
+    }
+    const words = { ...shipped, ...this.#messages };
+    const button = this.#button;
+    const cancel = this.#cancelButton;
+    this.#label.textContent = words.login;
+    button.disabled = this.disabled || this.#configError !== undefined;
+    if (this.#login.busy) button.setAttribute('aria-busy', 'true');
+    else button.removeAttribute('aria-busy');
+    cancel.textContent = words.cancel;
+    if (!this.#login.waiting) cancel.remove();
+    else if (!cancel.parentNode) this.shadowRoot!.append(cancel);
   }
 }
+
+/** The attributes' properties. */
+const ATTRIBUTES: Record<string, keyof LoginOptions> = {
+  'client-id': 'clientId',
+  'redirect-uri': 'redirectUri',
+  scope: 'scope',
+  'base-url': 'baseUrl',
+  mode: 'mode',
+  backend: 'backend',
+  'return-to': 'returnTo',
+};
+const DEFAULTS: LoginOptions = { clientId: '', redirectUri: '', scope: DEFAULT_SCOPE, baseUrl: DEFAULT_BASE_URL };
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,11 +1,8 @@
-import { unsafeCSS } from 'lit';
-
-// Comments stay out of the template: its text is shipped as is (unsafeCSS of a constant text: see
-// itch-login-button.styles.ts). Dark colours when the page
-// is dark (light-dark() follows the page's color-scheme; every browser of
-// docs/concepts/browser-support.md has it, so there is no fallback). Forced colours (Windows High Contrast)
-// drop the buttons' background: a system-colour border keeps their edge.
-export const styles = unsafeCSS(`
+// The shadow root's style sheet, as text (see itch-login-button.styles.ts); comments stay out of
+// it. Dark colours when the page is dark (light-dark() follows the page's color-scheme; every
+// browser of docs/concepts/browser-support.md has it, so there is no fallback). Forced colours
+// (Windows High Contrast) drop the buttons' background: a system-colour border keeps their edge.
+export const styles = /* css */ `
   :host {
     display: block;
     --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
@@ -38,4 +35,4 @@ export const styles = unsafeCSS(`
     outline-offset: 2px;
   }
   @media (forced-colors: active) { button { border: 2px solid ButtonText } }
-`);
+`;

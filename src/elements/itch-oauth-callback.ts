@@ -1,14 +1,15 @@
-import { LitElement, html, nothing } from 'lit';
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
-import { BACKEND_REJECTED, ERROR_CODES, isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
+import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
-import { createState, saveFlow, type FlowRecord } from '../core/state.js';
+import { createState, saveFlow } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
+import { h, shadow, upgrade } from '../ui/dom.js';
 import { styles } from './itch-oauth-callback.styles.js';
+import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
 /**
  * What each error code means to the person logging in, in English (the `message` of
@@ -18,23 +19,6 @@ export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */
   ItchOAuthErrorCode,
   string
 >;
-
-/**
- * What to do next, said in a popup whose login ended here because the game that opened it could
- * not be told (an authorization page severed the popup from its opener), by the key of its
- * message. Nothing in that window goes on: its one control is Close.
- */
-const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, keyof WidgetMessages>> = {
-  not_owner: 'next_not_owner',
-  backend_rejected: 'next_backend_rejected',
-  network_error: 'next_network_error',
-};
-
-type View =
-  | { kind: 'idle' }
-  | { kind: 'pending' }
-  | { kind: 'success'; response: unknown; flow: FlowRecord | undefined }
-  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined; popup?: keyof WidgetMessages | '' | undefined };
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
@@ -59,45 +43,6 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
   return documentOutcome.outcome;
 }
 
-function viewOf(outcome: CaptureOutcome | undefined): View {
-  if (!outcome) return { kind: 'idle' };
-  const flow = typeof outcome.flow === 'object' && outcome.flow !== null ? outcome.flow : undefined;
-  if (outcome.code === undefined) return { kind: 'success', response: outcome.response, flow };
-  // A popup login's capture keeps no flow (0): a redirect login's has its record or a problem (> 0).
-  const code = refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response';
-  // A refusal without an answer is the server failing (5xx): the player can only try later.
-  const next = POPUP_NEXT_STEPS[code == 'backend_rejected' && outcome.response == null ? 'network_error' : code] ?? '';
-  return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined };
-}
-
-/**
- * The contract's code a refusing backend named (`{ "errors": [...], "code": "not_owner" }`):
- * more precise than `backend_rejected`. createTokenHandler names one for a popup login that was
- * not started in this browser (`state_mismatch`) and a user who does not own the game (`not_owner`).
- */
-function refinedCode(outcome: CaptureOutcome): ItchOAuthErrorCode | undefined {
-  const code = (outcome.response as { code?: unknown } | null | undefined)?.code;
-  return outcome.code === BACKEND_REJECTED && isErrorCode(code) && code !== 'timeout' ? code : undefined;
-}
-
-/**
- * Resolves once the document is parsed, so listeners anywhere in the markup (inline scripts and
- * module scripts after the element) are in place. While `readyState` is `interactive` the
- * document may or may not have fired DOMContentLoaded yet, so the first of it and `load` counts.
- */
-function whenParsed(): Promise<void> {
-  return new Promise((resolve) => {
-    if (document.readyState === 'complete') return queueMicrotask(resolve);
-    const done = () => {
-      document.removeEventListener('DOMContentLoaded', done);
-      removeEventListener('load', done);
-      resolve();
-    };
-    document.addEventListener('DOMContentLoaded', done);
-    addEventListener('load', done);
-  });
-}
-
 /**
  * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
  * has already taken the token out of the address, checked it and sent it to the backend; this
@@ -119,43 +64,108 @@ function whenParsed(): Promise<void> {
  * @cssproperty [--itch-login-error-color=light-dark(#b3261e, #ffb4ab)] - Colour of error messages.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchOAuthCallback extends LitElement {
-  /** @internal The element's styles, for Lit; style it with its parts and custom properties. */
-  static override styles = styles;
+export class ItchOAuthCallback extends HTMLElement {
+  /** @internal The attributes it follows. */
+  static observedAttributes = ['no-redirect', 'store-url'];
 
   /**
-   * @internal Lit's reactive properties, declared without decorators (which would add their
-   * helpers to every bundle): each attribute as the public properties below document it. `state`
-   * has no attribute (https://lit.dev/docs/components/properties/#internal-reactive-state).
+   * Stay on the callback page after a successful login.
+   * @attr no-redirect
+   * @default false
    */
-  static override properties = {
-    noRedirect: { type: Boolean, attribute: 'no-redirect' },
-    storeUrl: { attribute: 'store-url' },
-    messages: { attribute: false },
-    view: { state: true, attribute: false },
-  };
-
-  /** Stay on the callback page after a successful login. */
-  noRedirect = false;
+  public get noRedirect(): boolean {
+    return this.#noRedirect;
+  }
+  public set noRedirect(value: boolean) {
+    this.#noRedirect = value;
+    this.#request();
+  }
 
   /**
    * The game's itch.io store page (http or https), linked after a `not_owner` refusal ("You need
    * to own this game on itch.io to continue"), e.g. `https://pixelforge.itch.io/starfall-keep`.
+   * @attr store-url
    */
-  storeUrl?: string;
+  public get storeUrl(): string | undefined {
+    return this.#storeUrl;
+  }
+  public set storeUrl(value: string | undefined) {
+    this.#storeUrl = value;
+    this.#request();
+  }
 
   /**
    * Messages over the shipped ones of the element's language, by key (`pending`, `success`,
    * `retry`, `close`, an error code…: the keys of `src/i18n/locales/en.ts`). The slots still
    * replace the messages they hold.
    */
-  messages: Partial<WidgetMessages> | undefined;
+  public get messages(): Partial<WidgetMessages> | undefined {
+    return this.#messages;
+  }
+  public set messages(value: Partial<WidgetMessages> | undefined) {
+    this.#messages = value;
+    this.#request();
+  }
 
-  private view: View = { kind: 'idle' };
+  /**
+   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
+   * is set, `await el.updateComplete` before reading the shadow tree.
+   */
+  public get updateComplete(): Promise<boolean> {
+    return this.#pending ?? Promise.resolve(true);
+  }
 
-  /** The words in the element's language (`undefined` while they load: nothing is rendered in another language first). */
-  #words: WidgetMessages | undefined;
+  #noRedirect = false;
+  #storeUrl: string | undefined;
+  #messages: Partial<WidgetMessages> | undefined;
+  #view: View = { kind: 'idle' };
+  #pending: Promise<boolean> | undefined;
   #unwatch: (() => void) | undefined;
+
+  /** The live region of the idle, pending and success views. */
+  #status = h('p', { part: 'status', role: 'status' });
+  /** The `pending` or `success` slot, in #status, its message the fallback. */
+  #slot = h('slot');
+  /** What happened, in the error slot. */
+  #error = h('p', { class: 'error' });
+  #errorSlot = h('slot', { name: 'error' }, this.#error);
+  /** The live region of a failure; the lines below are in it while they apply, in this order. */
+  #alert = h('div', { part: 'status', role: 'alert' }, this.#errorSlot);
+  /** What to do next in a popup whose login ended here. */
+  #next = h('p');
+  #store = h('a', { part: 'store' });
+  #storeLine = h('p', {}, this.#store);
+  /** "Try again" (part retry) or "Close" (part close). */
+  #action = h('button', { type: 'button' });
+
+  constructor() {
+    super();
+    shadow(this, styles);
+    this.#action.addEventListener('click', () =>
+      this.#view.kind == 'error' && this.#view.popup !== undefined ? this.closeWindow() : this.#retry(),
+    );
+    upgrade(this, ['noRedirect', 'storeUrl', 'messages']);
+  }
+
+  /** @internal The attribute's value to its property. */
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (name == 'no-redirect') this.noRedirect = value !== null;
+    else this.storeUrl = value ?? undefined;
+  }
+
+  /**
+   * As `<itch-login-button>`'s: the nodes are made once, and a change is drawn in a microtask, while
+   * connected, by setting their text and attributes; so the live region (`role=status`, or
+   * `role=alert` after a failure) stays the same node while the words change: announced once.
+   */
+  #request(): void {
+    if (this.isConnected)
+      this.#pending ??= Promise.resolve().then(() => {
+        this.#pending = undefined;
+        this.#render();
+        return true;
+      });
+  }
 
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
@@ -172,27 +182,28 @@ export class ItchOAuthCallback extends LitElement {
     location.assign(url);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#unwatch = watch(() => this.requestUpdate());
+  /** @internal */
+  connectedCallback(): void {
+    this.#unwatch = watch(() => this.#request());
     const document_ = document as Document & { prerendering?: boolean };
     if (document_.prerendering) {
       document_.addEventListener('prerenderingchange', () => this.#show(), { once: true });
     } else {
       this.#show();
     }
+    this.#request();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
+  /** @internal */
+  disconnectedCallback(): void {
     this.#unwatch?.();
   }
 
   #show(): void {
-    this.view = viewOf(takeDocumentOutcome());
-    if (this.view.kind === 'idle' || documentOutcome.announced) return;
+    const view = (this.#view = viewOf(takeDocumentOutcome()));
+    this.#request();
+    if (view.kind === 'idle' || documentOutcome.announced) return;
     documentOutcome.announced = true;
-    const view = this.view;
     void whenParsed().then(() => {
       if (view.kind === 'success') {
         const detail: ItchLoginSuccessDetail = { response: view.response };
@@ -202,7 +213,8 @@ export class ItchOAuthCallback extends LitElement {
         this.dispatchEvent(errorEvent(view.code, en[view.code]));
         // What the person can do next ("Try again" or "Close") takes the focus, once, so that a
         // keyboard or screen reader user starts there; the alert above it has said what happened.
-        this.renderRoot.querySelector('button')?.focus();
+        // (Drawn by now: the drawing was asked for first.)
+        this.#action.focus();
       }
     });
   }
@@ -212,8 +224,9 @@ export class ItchOAuthCallback extends LitElement {
    * application, scopes and return-to. Without a flow (an unknown state) the user goes home.
    */
   #retry(): void {
-    const flow = this.view.kind === 'error' ? this.view.flow : undefined;
-    this.view = { kind: 'pending' };
+    const flow = this.#view.kind === 'error' ? this.#view.flow : undefined;
+    this.#view = { kind: 'pending' };
+    this.#request();
     if (!flow) return this.navigate('/');
     try {
       const state = createState();
@@ -227,42 +240,51 @@ export class ItchOAuthCallback extends LitElement {
       saveFlow(sessionStorage, state, { ...flow, mode: 'redirect', createdAt: Date.now() });
       this.navigate(url.href);
     } catch {
-      this.view = { kind: 'error', code: 'config_invalid', flow: undefined };
+      this.#view = { kind: 'error', code: 'config_invalid', flow: undefined };
     }
   }
 
-  protected override shouldUpdate(): boolean {
-    return (this.#words = messagesFor(this, en)) !== undefined;
-  }
-
-  protected override render() {
-    const { view } = this;
-    const words = { ...this.#words!, ...this.messages };
-    switch (view.kind) {
-      case 'idle':
-        return html`<p part="status" role="status">${words.idle}</p>`;
-      case 'pending':
-        return html`<p part="status" role="status"><slot name="pending">${words.pending}</slot></p>`;
-      case 'success':
-        return html`<p part="status" role="status"><slot name="success">${words.success}</slot></p>`;
-      case 'error':
-        return html`<div part="status" role="alert">
-          <slot name="error"><p class="error">${words[view.code]}</p></slot>
-          ${view.popup ? html`<p>${words[view.popup]}</p>` : nothing}
-          ${
-            view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '')
-              ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>`
-              : nothing
-          }
-          ${
-            view.popup !== undefined
-              ? html`<button part="close" type="button" @click=${() => this.closeWindow()}>${words.close}</button>`
-              : view.code === 'config_invalid'
-                ? nothing
-                : html`<button part="retry" type="button" @click=${this.#retry}>${words.retry}</button>`
-          }
-        </div>`;
+  /**
+   * Draws the view, nothing while the element's language loads (nothing is shown in another
+   * language first). The view's region is put in place only when the kind of view changes; the
+   * rest is text and attributes of the nodes kept, so a focused button keeps the focus.
+   */
+  #render(): void {
+    const shipped = messagesFor(this, en);
+    if (!shipped) return;
+    const words = { ...shipped, ...this.#messages };
+    const view = this.#view;
+    const root = this.shadowRoot!;
+    if (view.kind != 'error') {
+      if (this.#status.parentNode != root) root.replaceChildren(this.#status);
+      if (view.kind == 'idle') this.#status.textContent = words.idle;
+      else {
+        this.#slot.name = view.kind;
+        this.#slot.textContent = words[view.kind];
+        if (this.#slot.parentNode != this.#status) this.#status.replaceChildren(this.#slot);
+      }
+      return;
     }
+    if (this.#alert.parentNode != root) root.replaceChildren(this.#alert);
+    this.#error.textContent = words[view.code];
+    // A line is put in (in its place) or taken out only when it comes or goes: a focused button
+    // that stays keeps the focus.
+    const next = this.#next;
+    if (!view.popup) next.remove();
+    else if (!next.parentNode) this.#errorSlot.after(next);
+    if (view.popup) next.textContent = words[view.popup];
+    const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.#storeUrl ?? '');
+    const line = this.#storeLine;
+    const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
+    const button = this.#action;
+    if (!store) line.remove();
+    else if (!line.parentNode) this.#alert.insertBefore(line, button.parentNode ? button : null);
+    if (store) this.#store.href = this.#storeUrl!;
+    this.#store.textContent = words.store;
+    if (!action) return button.remove();
+    button.setAttribute('part', action);
+    button.textContent = words[action];
+    if (!button.parentNode) this.#alert.append(button);
   }
 }
 

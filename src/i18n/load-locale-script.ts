@@ -1,21 +1,41 @@
 /*
- * Loads a shipped locale's catalogue in the script-tag file (`dist/itch-oauth.iife.js`), which
- * carries English alone: `locales/<locale>.js` beside the script-tag file's own address (so the
- * same origin, and a CSP that allows the one allows the other), a classic script that hands its
- * catalogue to the `<script>` element that runs it (`document.currentScript`): no global.
- * (vite.config.ts puts this file in place of load-locale.ts for that build.)
+ * Loads a shipped locale's catalogue in the script-tag files (`dist/itch-oauth.iife.js` and
+ * `dist/itch-oauth-button.iife.js`), which carry English alone: `locales/<locale>.js` beside the
+ * script-tag file's own address (so the same origin, and a CSP that allows the one allows the
+ * other), a classic script that hands its catalogue to the `<script>` element that runs it
+ * (`document.currentScript`): no global.
+ * (vite.config.ts puts this file in place of load-locale.ts for those builds.)
  */
 import type { WidgetMessages } from './catalogue.js';
 
 /** The script-tag file's own address, read while it first runs (later there is no current script). */
 const base = (document.currentScript as HTMLScriptElement | null)?.src;
 
+/** A locale file's address. (Without a base address, new URL throws: the locale is said in English.) */
+const address = (locale: string) => new URL(`locales/${locale}.js`, base).href;
+
+type Policy = { createScriptURL(locale: string): string };
+/**
+ * The Trusted Types policy `itch-oauth-locale`, which makes the locale files' addresses and no
+ * other: a page that requires Trusted Types for scripts (the callback page's CSP in
+ * docs/concepts/security.md) allows it by name. Where it cannot be made, the address is a string.
+ */
+let policy: Policy | undefined;
+
 /** The elements' words of a shipped locale other than English. */
 export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
   return new Promise((resolve) => {
     const script = document.createElement('script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
-    // (Without a base address, new URL throws: the promise rejects, and the locale is said in English.)
-    script.src = new URL(`locales/${locale}.js`, base).href;
+    try {
+      policy ??= (self as { trustedTypes?: { createPolicy(name: string, rules: object): Policy } }).trustedTypes?.createPolicy(
+        'itch-oauth-locale',
+        { createScriptURL: address },
+      );
+    } catch {
+      // The page's CSP names the policies it allows, not this one.
+    }
+    // (A string where Trusted Types are required throws: the promise rejects, and English it is.)
+    script.src = policy?.createScriptURL(locale) ?? address(locale);
     // A file that did not load, or did not hand a catalogue over: English.
     script.onload = script.onerror = () => resolve(script.m ?? {});
     document.head.append(script);

@@ -6,21 +6,19 @@
  * https://html.spec.whatwg.org/multipage/interaction.html#tracking-user-activation), so this
  * button asks for one. A modal `<dialog>` (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element):
  * it is drawn in the top layer, above a game's full-screen canvas too, takes the focus, and
- * closes on Escape. Lit's `render`, which the script-tag file carries anyway, in a shadow root.
+ * closes on Escape. Plain DOM in a shadow root (see ./dom.ts): its text is set again when the
+ * words change.
  * It speaks the page's language (`<html lang>`, else the browser's; see src/i18n/): the words
  * `login` (the dialog's name), `continue` and `dismiss`.
  */
-import { adoptStyles, html, render, unsafeCSS } from 'lit';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
+import { h, shadow } from './dom.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
 // colors make visible (https://www.w3.org/TR/css-color-adjust-1/#forced-colors-properties).
-// (unsafeCSS of a constant text: see src/elements/itch-login-button.styles.ts.)
-const styles = unsafeCSS(
-  `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`,
-);
+const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
 
 /**
  * A key held down since before the button showed (a game's Enter or Space) repeats its keydown
@@ -35,7 +33,6 @@ const heldKey = (event: KeyboardEvent) => event.repeat && event.preventDefault()
 export function showContinue(go: () => void, dismiss: () => void): () => boolean {
   const previous = document.activeElement as HTMLElement | null;
   const host = document.createElement('div');
-  const root = host.attachShadow({ mode: 'open' });
   let shown = true;
   const end = (then?: () => void) => (event: Event) => {
     if (!event.isTrusted || !shown) return;
@@ -50,19 +47,23 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
     if (was) previous?.focus();
     return was;
   };
-  adoptStyles(root, [styles]);
+  const yes = h('button', { part: 'continue', autofocus: '' });
+  const no = h('button', { part: 'dismiss' });
+  const dialog = h('dialog', { part: 'dialog' }, yes, no);
+  yes.onclick = end(go);
+  dialog.onkeydown = heldKey;
+  no.onclick = dialog.onclose = end(dismiss);
+  shadow(host, styles).append(dialog);
   // In English while the page's language loads: the player's click must not wait.
   const draw = () => {
     const words = messagesFor(document.documentElement, en) ?? en;
-    render(
-      // (One line: a template's white space is shipped as written.)
-      html`<dialog part="dialog" aria-label=${words.login} @close=${end(dismiss)} @keydown=${heldKey}><button part="continue" autofocus @click=${end(go)}>${words.continue}</button><button part="dismiss" @click=${end(dismiss)}>${words.dismiss}</button></dialog>`,
-      root,
-    );
+    dialog.setAttribute('aria-label', words.login);
+    yes.textContent = words.continue;
+    no.textContent = words.dismiss;
   };
   draw();
   const unwatch = watch(draw);
   document.body.append(host);
-  root.querySelector('dialog')!.showModal();
+  dialog.showModal();
   return remove;
 }

@@ -1,8 +1,8 @@
 // Every language fits: the login button (in a 16rem column) and the callback page's longest error
-// view (in a 20rem column, a phone's width) are rendered from the npm build (dist/define.js, lit
-// through an import map), which loads each language as a chunk of dist/, and no text may overflow
-// its box or be clipped. (The full script-tag file speaks English alone for now; the button-only
-// file's languages are checked in button-file.spec.ts.) A screenshot per language is attached.
+// view (in a 20rem column, a phone's width) are rendered from the npm build (dist/define.js),
+// which loads each language as a chunk of dist/, and no text may overflow its box or be clipped.
+// (The script-tag files load theirs from dist/locales/: see button-file.spec.ts.) A screenshot per
+// language is attached.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -12,23 +12,11 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { OUTCOME_KEY } from '../../src/capture/outcome.js';
 
 const ROOT = new URL('../../', import.meta.url);
-/** Lit's modules for the npm build's bare imports. */
-const LIT = {
-  lit: '/node_modules/lit/index.js',
-  'lit/': '/node_modules/lit/',
-  'lit-html': '/node_modules/lit-html/lit-html.js',
-  'lit-html/': '/node_modules/lit-html/',
-  'lit-element/': '/node_modules/lit-element/',
-  '@lit/reactive-element': '/node_modules/@lit/reactive-element/reactive-element.js',
-  '@lit/reactive-element/': '/node_modules/@lit/reactive-element/',
-};
-
 /** The page: the button, and the callback showing a popup login's longest refusal. */
 const page = (locale: string) => `<!doctype html>
 <html lang="${locale}"><meta charset="utf-8">
 <style>body { font: 16px system-ui; margin: 1rem } .col { width: 16rem; margin-bottom: 1rem } .wide { width: 20rem }</style>
 <script>sessionStorage.setItem(${JSON.stringify(OUTCOME_KEY)}, ${JSON.stringify(JSON.stringify({ code: ERROR_CODES.indexOf('popup_unverified'), flow: 0 }))});</script>
-<script type="importmap">${JSON.stringify({ imports: LIT })}</script>
 <script type="module" src="/dist/define.js"></script>
 <div class="col"><itch-login-button client-id="c" redirect-uri="https://example.test/callback.html"></itch-login-button></div>
 <div class="col wide"><itch-oauth-callback></itch-oauth-callback></div>
@@ -41,8 +29,7 @@ test.beforeAll(async () => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const locale = /^\/page\/([\w-]+)$/.exec(path)?.[1];
     if (locale) return response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(locale));
-    if (!/^\/(dist|node_modules\/(lit|lit-html|lit-element|@lit\/reactive-element))\/[\w./-]+\.js$/.test(path) || path.includes('..'))
-      return response.writeHead(404).end();
+    if (!/^\/dist\/[\w./-]+\.js$/.test(path) || path.includes('..')) return response.writeHead(404).end();
     readFile(new URL(path.slice(1), ROOT)).then(
       (body) => response.writeHead(200, { 'content-type': 'text/javascript' }).end(body),
       () => response.writeHead(404).end(),

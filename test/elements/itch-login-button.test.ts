@@ -202,7 +202,8 @@ describe('<itch-login-button>', () => {
       const caught: CustomEvent[] = [];
       document.addEventListener('itch-login-error', (e) => caught.push(e), { once: true });
       const { el, inner, visits } = await button(template);
-      el.requestUpdate();
+      // A re-render checks the configuration again: the reason is still said once.
+      el.messages = {};
       await el.updateComplete;
       inner.click();
       expect(inner.disabled).to.equal(true);
@@ -234,6 +235,29 @@ describe('<itch-login-button>', () => {
       Storage.prototype.setItem = original;
     }
     expect(visits).to.deep.equal([]);
+  });
+
+  it('takes the properties a script set before the element was defined', async () => {
+    const host = await fixture<HTMLElement>(html`<div><early-login-button></early-login-button></div>`);
+    const early = host.querySelector('early-login-button') as ItchLoginButton;
+    Object.assign(early, { clientId: 'abc', redirectUri: REDIRECT, disabled: true });
+    const { ItchLoginButton } = await import('../../src/elements/itch-login-button.js');
+    customElements.define('early-login-button', class extends ItchLoginButton {});
+    await early.updateComplete;
+    expect([early.clientId, early.redirectUri, early.hasAttribute('disabled')]).to.deep.equal(['abc', REDIRECT, true]);
+    const inner = early.shadowRoot!.querySelector('button')!;
+    expect(inner.disabled).to.equal(true);
+    early.disabled = false;
+    await early.updateComplete;
+    expect(inner.disabled).to.equal(false);
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('gives a property its default back when its attribute is removed', async () => {
+    const { el } = await button(html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:me"></itch-login-button>`);
+    el.removeAttribute('scope');
+    el.removeAttribute('client-id');
+    expect([el.scope, el.clientId]).to.deep.equal(['profile:me', '']);
   });
 
   it('takes the same box before and after it upgrades, with the documented rule', async () => {

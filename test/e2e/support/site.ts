@@ -13,7 +13,7 @@ const probeSource = readFileSync(new URL('./hostile-probe.js', import.meta.url),
 /** The README's Content-Security-Policy for the callback page, with Trusted Types enforced. */
 export const STRICT_CSP =
   "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
-  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture lit-html";
+  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale";
 
 /** Every kind of third-party script a callback page might carry. */
 export const HOSTILE_KINDS = ['inline', 'classic', 'defer', 'async', 'module', 'inline-module', 'body-inline'] as const;

@@ -1,0 +1,141 @@
+/*
+ * What a click on <itch-login-button> starts: a login (redirect or popup), and, for a popup login,
+ * following it to its outcome with the events the element fires; and what is wrong with the
+ * button's options, said once. The element keeps one of these and draws its `busy` and `waiting`
+ * (see itch-login-button.ts).
+ */
+import { ItchOAuthError } from '../core/errors.js';
+import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
+import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
+
+/**
+ * Why the button's options cannot start a login, if they cannot. Valid options for popup mode have
+ * the verifier pair of the next login made ahead, so that the click need not wait for it.
+ */
+export function checkConfig(options: LoginOptions): ItchOAuthError | undefined {
+  try {
+    if (checkLoginOptions(options).mode === 'popup') void preparePopupLogin();
+    return undefined;
+  } catch (error) {
+    return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', String(error));
+  }
+}
+
+export class ButtonLogin {
+  /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
+  busy = false;
+  /** The popup login under way cannot see its popup: the person may cancel it with this. */
+  waiting: AbortController | undefined;
+
+  #starting = false;
+  #reported = new Set<string>();
+  /** The popup login under way, if any. */
+  #flow: LoginHandle | undefined;
+
+  /** `host` fires the events and leaves the page; `changed` is called when `busy` or `waiting` changes. */
+  constructor(
+    private readonly host: HTMLElement & { navigate(url: string): void },
+    private readonly changed: () => void,
+  ) {}
+
+  /** Coming back from itch.io through the back/forward cache: the button may start again. */
+  pageShown = (event: PageTransitionEvent) => {
+    if (event.persisted) this.#starting = false;
+  };
+
+  /** Says why once in the console and fires `itch-login-error`, once per distinct reason. */
+  report(error: ItchOAuthError): void {
+    if (this.#reported.has(error.message)) return;
+    this.#reported.add(error.message);
+    console.error(`<itch-login-button>: ${error.message}`);
+    this.host.dispatchEvent(errorEvent(error.code, error.message));
+  }
+
+  /** The element left the page: the popup login under way, if any, is given up. */
+  end(): void {
+    this.#flow?.abandon();
+    this.#flow = undefined;
+    this.busy = false;
+    this.waiting = undefined;
+  }
+
+  /**
+   * Synchronous from click to navigation or popup: nothing is awaited in between. Returns the
+   * error when the login cannot start at all (browser storage unavailable).
+   */
+  click(options: LoginOptions): ItchOAuthError | undefined {
+    const { host } = this;
+    const open = this.#flow?.popup;
+    if (open !== undefined && !open.closed) {
+      open.focus();
+      return;
+    }
+    if (this.#starting) return;
+    // A popup that could not be followed (severed) is given up for a fresh login.
+    this.#flow?.abandon();
+    let flow: LoginHandle;
+    const cancel = new AbortController();
+    try {
+      flow = startLogin(
+        { ...options, signal: cancel.signal },
+        {
+          start: (url) =>
+            host.dispatchEvent(
+              new CustomEvent<ItchLoginStartDetail>('itch-login-start', {
+                detail: { url },
+                bubbles: true,
+                composed: true,
+                cancelable: true,
+              }),
+            ),
+          blocked: (error) => {
+            const event = errorEvent(error.code, error.message, true);
+            return host.dispatchEvent(event) && !isFramed();
+          },
+          navigate: (url) => {
+            this.#starting = true;
+            host.navigate(url);
+          },
+          waiting: (hidden) => {
+            if (this.#flow !== flow) return;
+            this.waiting = hidden ? cancel : undefined;
+            this.changed();
+          },
+        },
+      );
+    } catch (error) {
+      return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
+    }
+    if (!flow.following) {
+      // Redirect mode (the page is leaving), a cancelled start, or a blocked popup: its rejection
+      // was reported through `blocked` already.
+      flow.result.catch(() => undefined);
+      return;
+    }
+    this.#flow = flow;
+    this.busy = true;
+    this.changed();
+    const ended = () => {
+      this.#flow = undefined;
+      this.busy = false;
+      this.waiting = undefined;
+      this.changed();
+    };
+    flow.result.then(
+      ({ response }) => {
+        if (this.#flow !== flow) return;
+        ended();
+        host.dispatchEvent(
+          new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }),
+        );
+      },
+      (error: unknown) => {
+        if (this.#flow !== flow) return;
+        ended();
+        const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
+        host.dispatchEvent(errorEvent(failure.code, failure.message));
+      },
+    );
+    return;
+  }
+}

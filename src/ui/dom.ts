@@ -1,0 +1,51 @@
+/*
+ * The two small DOM helpers the elements and login()'s Continue button share, in place of a
+ * framework: each builds its shadow tree once with `h`, keeps the nodes it changes, and sets their
+ * text and attributes itself. No markup is parsed (no innerHTML), so a page that requires Trusted
+ * Types needs no policy for them.
+ */
+
+/** An element (an SVG one for `svg` and `path`) with these attributes and children. */
+export function h<Tag extends keyof HTMLElementTagNameMap>(
+  tag: Tag,
+  attributes?: Record<string, string>,
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[Tag];
+export function h(tag: 'svg' | 'path', attributes?: Record<string, string>, ...children: (Node | string)[]): SVGElement;
+export function h(tag: string, attributes: Record<string, string> = {}, ...children: (Node | string)[]): Element {
+  const node = document.createElementNS(`http://www.w3.org/${/^(svg|path)$/.test(tag) ? '2000/svg' : '1999/xhtml'}`, tag);
+  for (const name in attributes) node.setAttribute(name, attributes[name]!);
+  node.append(...children);
+  return node;
+}
+
+/**
+ * A shadow root for `host` with `css` adopted: one constructable style sheet per text, made the
+ * first time (not when the module loads: a server may import it) and shared by every instance.
+ */
+export function shadow(host: HTMLElement, css: string): ShadowRoot {
+  const root = host.attachShadow({ mode: 'open' });
+  let sheet = sheets.get(css);
+  if (!sheet) {
+    sheets.set(css, (sheet = new CSSStyleSheet()));
+    sheet.replaceSync(css);
+  }
+  root.adoptedStyleSheets = [sheet];
+  return root;
+}
+const sheets = new Map<string, CSSStyleSheet>();
+
+/**
+ * Gives each of `keys` that a script set on the element before it was defined (an own property
+ * then, hiding the class's accessor) to the accessor: called in the constructor.
+ */
+export function upgrade(host: object, keys: string[]): void {
+  const element = host as Record<string, unknown>;
+  for (const key of keys) {
+    if (Object.hasOwn(element, key)) {
+      const value = element[key];
+      delete element[key];
+      element[key] = value;
+    }
+  }
+}
