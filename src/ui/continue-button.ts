@@ -24,7 +24,10 @@ const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px 
  * A key held down since before the button showed (a game's Enter or Space) repeats its keydown
  * on the focused Continue button: it must not press it. Only a key pressed anew does.
  */
-const heldKey = (event: KeyboardEvent) => event.repeat && event.preventDefault();
+const heldKey = (event: KeyboardEvent) => {
+  // (Returns nothing: an on-handler's `false` would cancel every key.)
+  if (event.repeat) event.preventDefault();
+};
 
 /**
  * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
