@@ -41,6 +41,8 @@ const scripts: Record<string, URL> = {
   '/itch-oauth.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js')),
   '/itch-oauth-capture.iife.js': new URL(import.meta.resolve('itch-oauth-widget/itch-oauth-capture.iife.js')),
 };
+// The full script file's languages other than English: it loads them from locales/ beside itself.
+const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
 async function app(request: Request): Promise<Response> {
@@ -63,6 +65,9 @@ async function app(request: Request): Promise<Response> {
   }
   const script = scripts[url.pathname];
   if (script) return new Response(await Deno.readFile(script), { headers: { 'Content-Type': 'text/javascript' } });
+  const locale = /^\/locales\/([\w-]+\.js)$/.exec(url.pathname);
+  const localeFile = locale && (await Deno.readFile(new URL(locale[1], locales)).catch(() => undefined));
+  if (localeFile) return new Response(localeFile, { headers: { 'Content-Type': 'text/javascript' } });
   return new Response('Not found', { status: 404 });
 }
 

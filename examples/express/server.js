@@ -65,6 +65,8 @@ app.get('/callback.html', (_req, res) => {
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {
   app.get(`/${script}`, (req, res) => res.sendFile(fileURLToPath(import.meta.resolve(`itch-oauth-widget/${script}`))));
 }
+// The full script file's languages other than English: it loads them from locales/ beside itself.
+app.use('/locales', express.static(fileURLToPath(new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js')))));
 
 const server = app.listen(PORT, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${server.address().port}`);

@@ -62,6 +62,12 @@ for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {
   const file = new URL(import.meta.resolve(`itch-oauth-widget/${script}`));
   app.get(`/${script}`, async (c) => c.body(await readFile(file), 200, { 'Content-Type': 'text/javascript' }));
 }
+// The full script file's languages other than English: it loads them from locales/ beside itself.
+const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
+app.get('/locales/:file{[\\w-]+\\.js}', async (c) => {
+  const file = await readFile(new URL(c.req.param('file'), locales)).catch(() => undefined);
+  return file ? c.body(file, 200, { 'Content-Type': 'text/javascript' }) : c.notFound();
+});
 
 serve({ fetch: app.fetch, port: PORT, hostname: '127.0.0.1' }, ({ port }) => {
   console.log(`listening on http://127.0.0.1:${port}`);

@@ -85,6 +85,12 @@ for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {
   const file = new URL(import.meta.resolve(`itch-oauth-widget/${script}`));
   app.get(`/${script}`, async (c) => c.body(await readFile(file), 200, { 'Content-Type': 'text/javascript' }));
 }
+// The full script file's languages other than English: it loads them from locales/ beside itself.
+const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
+app.get('/locales/:file{[\\w-]+\\.js}', async (c) => {
+  const file = await readFile(new URL(c.req.param('file'), locales)).catch(() => undefined);
+  return file ? c.body(file, 200, { 'Content-Type': 'text/javascript' }) : c.notFound();
+});
 
 // The game: what `npm run build` made in dist/, and its config.json (in an upload to itch.io, a
 // file beside index.html with these values).

@@ -57,6 +57,8 @@ const scripts = {
   '/itch-oauth.iife.js': widget('itch-oauth.iife.js'),
   '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js'),
 };
+// The full script file's languages other than English: it loads them from locales/ beside itself.
+const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
 /** The game's saves, by itch.io user id (yours to keep in a database). */
@@ -97,6 +99,9 @@ async function app(request) {
     return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers } });
   }
   if (scripts[url.pathname]) return new Response(await readFile(scripts[url.pathname]), { headers: { 'Content-Type': 'text/javascript' } });
+  const locale = /^\/locales\/([\w-]+\.js)$/.exec(url.pathname);
+  const localeFile = locale && (await readFile(new URL(locale[1], locales)).catch(() => undefined));
+  if (localeFile) return new Response(localeFile, { headers: { 'Content-Type': 'text/javascript' } });
   return new Response('Not found', { status: 404 });
 }
 

@@ -285,6 +285,18 @@ for (const example of EXAMPLES) {
     });
 
     if (example.name !== 'vite-spa') {
+      // (vite-spa bundles the npm build, whose languages are chunks of its own build.)
+      test("speaks the page's language: the script file's locales/ beside it are served", async ({ page, request }) => {
+        await page.goto(`${running!.origin}/`);
+        await expect(page.getByRole('button', { name: 'Log in with itch.io', exact: true })).toBeVisible();
+        await page.evaluate(() => (document.documentElement.lang = 'de'));
+        await expect(page.getByRole('button', { name: 'Mit itch.io anmelden', exact: true })).toBeVisible();
+        const missing = await request.get(`${running!.origin}/locales/xx.js`);
+        expect(missing.status(), 'no such language').toBe(404);
+      });
+    }
+
+    if (example.name !== 'vite-spa') {
       // (vite-spa's pages hold no address: the app takes location.origin.)
       test('writes its configured origin into the pages, never the Host header', async ({ request }) => {
         for (const page of ['/', '/callback.html']) {
