@@ -6,7 +6,7 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { h, shadow, upgrade } from '../ui/dom.js';
+import { h, shadow, text, upgrade } from '../ui/dom.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
 import { styles } from './itch-login-button.styles.js';
@@ -181,7 +181,8 @@ export class ItchLoginButton extends HTMLElement {
 
   constructor() {
     super();
-    shadow(this, styles).append(this.#button);
+    // The button goes in at the first drawing, with its words: never a button without a name.
+    shadow(this, styles);
     this.#button.addEventListener('click', () => this.#onClick());
     this.#cancelButton.addEventListener('click', () => this.#cancel());
     // Properties a script set on the element before it was defined go through the setters above.
@@ -245,11 +246,7 @@ export class ItchLoginButton extends HTMLElement {
     this.#request();
   }
 
-  /**
-   * "Cancel" goes away with the login it ends: the focus goes back to the login button first, so a
-   * keyboard user is not left on nothing. (Without it, focus stays on the login button all along:
-   * the popup is another window.)
-   */
+  /** "Cancel" goes away with the login it ends: the focus goes back to the login button first. */
   #cancel(): void {
     this.#button.focus();
     this.#login.waiting?.abort();
@@ -270,13 +267,17 @@ export class ItchLoginButton extends HTMLElement {
     const words = { ...shipped, ...this.#messages };
     const button = this.#button;
     const cancel = this.#cancelButton;
-    this.#label.textContent = words.login;
+    text(this.#label, words.login);
     button.disabled = this.disabled || this.#configError !== undefined;
     if (this.#login.busy) button.setAttribute('aria-busy', 'true');
     else button.removeAttribute('aria-busy');
-    cancel.textContent = words.cancel;
-    if (!this.#login.waiting) cancel.remove();
-    else if (!cancel.parentNode) this.shadowRoot!.append(cancel);
+    if (!button.parentNode) this.shadowRoot!.prepend(button);
+    text(cancel, words.cancel);
+    if (!this.#login.waiting) {
+      // Cancel goes with the login it could end: a keyboard user on it is left on the button.
+      if (this.shadowRoot!.activeElement == cancel) button.focus();
+      cancel.remove();
+    } else if (!cancel.parentNode) this.shadowRoot!.append(cancel);
   }
 }
 

@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { h, shadow, upgrade } from '../ui/dom.js';
+import { h, shadow, text, upgrade } from '../ui/dom.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -121,6 +121,8 @@ export class ItchOAuthCallback extends HTMLElement {
   #view: View = { kind: 'idle' };
   #pending: Promise<boolean> | undefined;
   #unwatch: (() => void) | undefined;
+  /** The error view's action takes the focus when next drawn. */
+  #focusAction = false;
 
   /** The live region of the idle, pending and success views. */
   #status = h('p', { part: 'status', role: 'status' });
@@ -213,8 +215,9 @@ export class ItchOAuthCallback extends HTMLElement {
         this.dispatchEvent(errorEvent(view.code, en[view.code]));
         // What the person can do next ("Try again" or "Close") takes the focus, once, so that a
         // keyboard or screen reader user starts there; the alert above it has said what happened.
-        // (Drawn by now: the drawing was asked for first.)
-        this.#action.focus();
+        // (When drawn: at once, or once the element's language has loaded.)
+        this.#focusAction = true;
+        this.#request();
       }
     });
   }
@@ -257,22 +260,22 @@ export class ItchOAuthCallback extends HTMLElement {
     const root = this.shadowRoot!;
     if (view.kind != 'error') {
       if (this.#status.parentNode != root) root.replaceChildren(this.#status);
-      if (view.kind == 'idle') this.#status.textContent = words.idle;
+      if (view.kind == 'idle') text(this.#status, words.idle);
       else {
         this.#slot.name = view.kind;
-        this.#slot.textContent = words[view.kind];
+        text(this.#slot, words[view.kind]);
         if (this.#slot.parentNode != this.#status) this.#status.replaceChildren(this.#slot);
       }
       return;
     }
     if (this.#alert.parentNode != root) root.replaceChildren(this.#alert);
-    this.#error.textContent = words[view.code];
+    text(this.#error, words[view.code]);
     // A line is put in (in its place) or taken out only when it comes or goes: a focused button
     // that stays keeps the focus.
     const next = this.#next;
     if (!view.popup) next.remove();
     else if (!next.parentNode) this.#errorSlot.after(next);
-    if (view.popup) next.textContent = words[view.popup];
+    if (view.popup) text(next, words[view.popup]);
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.#storeUrl ?? '');
     const line = this.#storeLine;
     const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
@@ -280,11 +283,13 @@ export class ItchOAuthCallback extends HTMLElement {
     if (!store) line.remove();
     else if (!line.parentNode) this.#alert.insertBefore(line, button.parentNode ? button : null);
     if (store) this.#store.href = this.#storeUrl!;
-    this.#store.textContent = words.store;
+    text(this.#store, words.store);
     if (!action) return button.remove();
     button.setAttribute('part', action);
-    button.textContent = words[action];
+    text(button, words[action]);
     if (!button.parentNode) this.#alert.append(button);
+    if (this.#focusAction) button.focus();
+    this.#focusAction = false;
   }
 }
 

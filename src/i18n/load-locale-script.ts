@@ -6,13 +6,19 @@
  * (`document.currentScript`): no global.
  * (vite.config.ts puts this file in place of load-locale.ts for those builds.)
  */
-import type { WidgetMessages } from './catalogue.js';
+import { LOCALES, type WidgetMessages } from './catalogue.js';
 
 /** The script-tag file's own address, read while it first runs (later there is no current script). */
 const base = (document.currentScript as HTMLScriptElement | null)?.src;
 
-/** A locale file's address. (Without a base address, new URL throws: the locale is said in English.) */
-const address = (locale: string) => new URL(`locales/${locale}.js`, base).href;
+/**
+ * A shipped locale's file address, and no other (whatever the caller passes). Without a base
+ * address, new URL throws: the locale is said in English.
+ */
+const address = (locale: string) => {
+  if (!(LOCALES as readonly string[]).includes(locale)) throw TypeError(locale);
+  return new URL(`locales/${locale}.js`, base).href;
+};
 
 type Policy = { createScriptURL(locale: string): string };
 /**
@@ -20,19 +26,25 @@ type Policy = { createScriptURL(locale: string): string };
  * other: a page that requires Trusted Types for scripts (the callback page's CSP in
  * docs/concepts/security.md) allows it by name. Where it cannot be made, the address is a string.
  */
-let policy: Policy | undefined;
+let policy: Policy | undefined | null;
 
 /** The elements' words of a shipped locale other than English. */
 export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
   return new Promise((resolve) => {
     const script = document.createElement('script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
-    try {
-      policy ??= (self as { trustedTypes?: { createPolicy(name: string, rules: object): Policy } }).trustedTypes?.createPolicy(
-        'itch-oauth-locale',
-        { createScriptURL: address },
-      );
-    } catch {
-      // The page's CSP names the policies it allows, not this one.
+    // Made once: where the page's CSP names the policies it allows and not this one, the one
+    // refusal (and its report) is enough (null: tried).
+    if (policy === undefined) {
+      policy = null;
+      try {
+        policy =
+          (self as { trustedTypes?: { createPolicy(name: string, rules: object): Policy } }).trustedTypes?.createPolicy(
+            'itch-oauth-locale',
+            { createScriptURL: address },
+          ) ?? null;
+      } catch {
+        // (Refused.)
+      }
     }
     // (A string where Trusted Types are required throws: the promise rejects, and English it is.)
     script.src = policy?.createScriptURL(locale) ?? address(locale);

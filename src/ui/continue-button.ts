@@ -13,21 +13,12 @@
  */
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { h, shadow } from './dom.js';
+import { h, shadow, text } from './dom.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
 // colors make visible (https://www.w3.org/TR/css-color-adjust-1/#forced-colors-properties).
 const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
-
-/**
- * A key held down since before the button showed (a game's Enter or Space) repeats its keydown
- * on the focused Continue button: it must not press it. Only a key pressed anew does.
- */
-const heldKey = (event: KeyboardEvent) => {
-  // (Returns nothing: an on-handler's `false` would cancel every key.)
-  if (event.repeat) event.preventDefault();
-};
 
 /**
  * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
@@ -54,15 +45,26 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const no = h('button', { part: 'dismiss' });
   const dialog = h('dialog', { part: 'dialog' }, yes, no);
   yes.onclick = end(go);
-  dialog.onkeydown = heldKey;
+  // A key held down since before the button showed (a game's Enter or Space) must not press it:
+  // its repeated keydowns are cancelled (Enter presses on keydown), and so is the keyup of a key
+  // that did not go down here (Space presses on keyup). Only a key pressed anew counts. (The
+  // handlers return nothing: an on-handler's false would cancel every key.)
+  const pressed = new Set<string>();
+  dialog.onkeydown = (event) => {
+    if (event.repeat) event.preventDefault();
+    else pressed.add(event.code);
+  };
+  dialog.onkeyup = (event) => {
+    if (!pressed.delete(event.code)) event.preventDefault();
+  };
   no.onclick = dialog.onclose = end(dismiss);
   shadow(host, styles).append(dialog);
   // In English while the page's language loads: the player's click must not wait.
   const draw = () => {
     const words = messagesFor(document.documentElement, en) ?? en;
     dialog.setAttribute('aria-label', words.login);
-    yes.textContent = words.continue;
-    no.textContent = words.dismiss;
+    text(yes, words.continue);
+    text(no, words.dismiss);
   };
   draw();
   const unwatch = watch(draw);

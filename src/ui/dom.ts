@@ -1,7 +1,7 @@
 /*
  * The two small DOM helpers the elements and login()'s Continue button share, in place of a
  * framework: each builds its shadow tree once with `h`, keeps the nodes it changes, and sets their
- * text and attributes itself. No markup is parsed (no innerHTML), so a page that requires Trusted
+ * text (with `text`) and attributes itself. No markup is parsed (no innerHTML), so a page that requires Trusted
  * Types needs no policy for them.
  */
 
@@ -17,6 +17,14 @@ export function h(tag: string, attributes: Record<string, string> = {}, ...child
   for (const name in attributes) node.setAttribute(name, attributes[name]!);
   node.append(...children);
   return node;
+}
+
+/**
+ * Sets the node's text only when it changed: a live region (`role=status`, `role=alert`) whose
+ * text node is replaced, even by the same words, may be announced again.
+ */
+export function text(node: Node, words: string): void {
+  if (node.textContent !== words) node.textContent = words;
 }
 
 /**

@@ -44,3 +44,50 @@ test('the full file speaks English without a language of its own loaded, and loa
   await expect(page.locator('itch-oauth-callback [part=status]')).toHaveText('No itch.io login in progress.');
   expect(loaded.filter((path) => path.startsWith('/dist/locales/'))).toEqual([]);
 });
+
+/** Holds back the page's requests for dist/locales/: `release()` lets them through. */
+async function holdLocales(page: import('@playwright/test').Page): Promise<{ release(): void; asked: () => boolean }> {
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await page.route('**/dist/locales/*.js', async (route) => {
+    asked = true;
+    await released;
+    await route.continue();
+  });
+  return { release, asked: () => asked };
+}
+
+test('while its language loads, the button is not in the page: never a button without a name', async ({ page }) => {
+  const { widget } = await import('../../src/i18n/locales/de.js');
+  site.page = {
+    capture: 'full',
+    hostile: false,
+    body: '<div lang="de"><itch-login-button client-id="c" redirect-uri="https://example.test/cb"></itch-login-button></div>',
+  };
+  const locales = await holdLocales(page);
+  // (A script on its way holds back the load event.)
+  await page.goto(`${site.url}/callback.html`, { waitUntil: 'domcontentloaded' });
+  await expect.poll(locales.asked).toBe(true);
+  await page.waitForTimeout(300);
+  expect(await page.getByRole('button').count(), 'no button while the words are on their way').toBe(0);
+  locales.release();
+  await expect(page.getByRole('button')).toHaveAccessibleName(widget.login);
+});
+
+test('after a failure, Try again takes the focus once the words of the page arrive', async ({ page }) => {
+  const { widget } = await import('../../src/i18n/locales/de.js');
+  site.page = { capture: 'full', hostile: false, body: '<div lang="de"><itch-oauth-callback></itch-oauth-callback></div>' };
+  const locales = await holdLocales(page);
+  // A login this browser never started: refused by the capture, and the view offers a new one.
+  await page.goto(`${site.url}/callback.html#access_token=not-ours&token_type=bearer&state=unknown-state-value`, {
+    waitUntil: 'domcontentloaded',
+  });
+  await expect.poll(locales.asked).toBe(true);
+  // The document is parsed: the element has asked for the focus, and has nothing drawn to take it.
+  await page.waitForTimeout(300);
+  locales.release();
+  const retry = page.getByRole('button', { name: widget.retry });
+  await expect(retry).toBeVisible();
+  await expect(retry).toBeFocused();
+});

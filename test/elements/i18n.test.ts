@@ -96,4 +96,22 @@ describe('the elements choose their language', () => {
     await waitUntil(() => el.shadowRoot?.querySelector('[part=close]')?.textContent === 'Kapat', 'no Turkish Close', { timeout: 3000 });
     expect(el.shadowRoot!.querySelector('.error')!.textContent).to.equal('itch.io’da girişi reddettiniz.');
   });
+
+  it('keep the text nodes of the alert when it is drawn again with the same words: nothing to announce again', async () => {
+    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+    sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('access_denied'), flow: 0 }));
+    const div = await fixture<HTMLElement>(html`<div lang="tr"><itch-oauth-callback></itch-oauth-callback></div>`);
+    const el = div.querySelector<ItchOAuthCallback>('itch-oauth-callback')!;
+    await waitUntil(() => el.shadowRoot?.querySelector('[part=close]')?.textContent === 'Kapat', 'no Turkish Close', { timeout: 3000 });
+    const alert = el.shadowRoot!.querySelector('[role=alert]')!;
+    const nodes = () =>
+      [...alert.querySelectorAll('*')].flatMap((node) => [...node.childNodes].filter((child) => child.nodeType == Node.TEXT_NODE));
+    const before = nodes();
+    // A translation tool or the page sets lang again (the same language), or the site's messages.
+    div.lang = 'tr-TR';
+    el.messages = {};
+    await el.updateComplete;
+    expect(nodes()).to.have.length(before.length);
+    nodes().forEach((node, index) => expect(node, `text node ${index}`).to.equal(before[index]));
+  });
 });
