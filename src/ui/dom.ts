@@ -5,6 +5,13 @@
  * Types needs no policy for them.
  */
 
+/**
+ * The elements' base class: `HTMLElement`, or where there is none (a server that renders the
+ * app's pages imports its modules too: Next.js, Nuxt, SvelteKit, Astro) a stand-in, so that
+ * importing the package there defines the classes instead of throwing. Only a browser makes one.
+ */
+export const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+
 /** An element (an SVG one for `svg` and `path`) with these attributes and children. */
 export function h<Tag extends keyof HTMLElementTagNameMap>(
   tag: Tag,
