@@ -3,26 +3,24 @@
 // (WebKitGTK over WebDriver classic). It follows WebDriver's model: one current window, and in it
 // one current frame that commands apply to.
 
-/** The keys a scenario presses. */
-export type Key = 'Tab' | 'Enter' | 'Escape';
+/** The keys a scenario presses (puppeteer's names for them too). */
+export type Key = 'Tab' | 'Enter' | 'Escape' | 'Space';
 
-/** WebDriver's code points for them (https://w3c.github.io/webdriver/#keyboard-actions). */
-export const WEBDRIVER_KEYS: Record<Key, string> = { Tab: '\uE004', Enter: '\uE007', Escape: '\uE00C' };
+/**
+ * WebDriver's code points for them (https://w3c.github.io/webdriver/#keyboard-actions). Enter is
+ * the main one, WebDriver's "Return" (code `Enter`): its "Enter", \uE007, is the keypad's, which
+ * Firefox sends as `NumpadEnter`.
+ */
+export const WEBDRIVER_KEYS: Record<Key, string> = { Tab: '\uE004', Enter: '\uE006', Escape: '\uE00C', Space: '\uE00D' };
 
-/** A key pressed and released, as a WebDriver (classic or BiDi) action sequence. */
-export function keyPress(key: Key) {
+/** Key actions on one key, as a WebDriver (classic or BiDi) action sequence. */
+export function keyActions(key: Key, steps: ('keyDown' | 'keyUp')[]) {
   const value = WEBDRIVER_KEYS[key];
-  return [
-    {
-      type: 'key' as const,
-      id: 'keyboard',
-      actions: [
-        { type: 'keyDown' as const, value },
-        { type: 'keyUp' as const, value },
-      ],
-    },
-  ];
+  return [{ type: 'key' as const, id: 'keyboard', actions: steps.map((type) => ({ type, value })) }];
 }
+
+/** A key pressed and released. */
+export const keyPress = (key: Key) => keyActions(key, ['keyDown', 'keyUp']);
 
 /** An engine of the matrix. */
 export type EngineName = 'chromium' | 'firefox' | 'webkit' | 'webkit-itp';
@@ -52,6 +50,13 @@ export interface Session {
    * event, to whatever has the focus there): what a focus check needs, Tab and Enter and Escape.
    */
   press(key: Key): Promise<void>;
+  /**
+   * Puts a key down and leaves it down, as a player holding it does; a second `keyDown` while it
+   * is down is a repeated keydown (`event.repeat`), as a keyboard's auto-repeat sends
+   * (https://w3c.github.io/webdriver/#dfn-dispatch-a-keydown-action). `keyUp` releases it.
+   */
+  keyDown(key: Key): Promise<void>;
+  keyUp(key: Key): Promise<void>;
   /** Picks the option with this value in a `<select>`, as a user does. */
   select(selector: string, value: string): Promise<void>;
   /**

@@ -1,7 +1,7 @@
 // Chromium (CDP) and Firefox (WebDriver BiDi) through puppeteer-core: one browser per run, a
 // fresh browser context (its own cookies and storage) per session.
 import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
-import { keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
+import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
 import { callExpression } from './source.js';
 
 /** The project's Chromium flags (as in playwright.config.ts). */
@@ -74,20 +74,32 @@ class PuppeteerSession implements Session {
   }
 
   /**
-   * In Chromium, and in Firefox's top-level document, the page's keyboard. In a frame, Firefox
-   * takes the key from its own browsing context: its WebDriver BiDi dispatches keys in the document
-   * of the context it is given, and the top-level one does not pass them on into a cross-site frame
-   * (another process): a key meant for the framed game's focused button reached the <iframe> in the
-   * top-level document instead. Sent to the frame's context, the key reaches what has the focus
-   * in the frame, as a person's key does while the frame has the focus.
+   * Where keys go: `undefined` for the page's keyboard, in Chromium and in Firefox's top-level
+   * document. In a frame, Firefox takes the key from its own browsing context: its WebDriver BiDi
+   * dispatches keys in the document of the context it is given, and the top-level one does not pass
+   * them on into a cross-site frame (another process): a key meant for the framed game's focused
+   * button reached the <iframe> in the top-level document instead. Sent to the frame's context, the key reaches what has the focus
+   * in the frame, as a person's key does while the frame has the focus. (A key held down there
+   * stays down in that context's input state until its keyUp is sent there too.)
    */
-  async press(key: Key): Promise<void> {
+  #firefoxFrame(): { performActions(actions: unknown): Promise<void> } | undefined {
     const frame = this.#frame as Frame & { browsingContext?: { performActions(actions: unknown): Promise<void> } };
-    if (this.engine === 'firefox' && frame !== this.#page.mainFrame() && frame.browsingContext !== undefined) {
-      await frame.browsingContext.performActions(keyPress(key));
-      return;
-    }
-    await this.#page.keyboard.press(key);
+    return this.engine === 'firefox' && frame !== this.#page.mainFrame() ? frame.browsingContext : undefined;
+  }
+
+  async press(key: Key): Promise<void> {
+    const frame = this.#firefoxFrame();
+    await (frame ? frame.performActions(keyPress(key)) : this.#page.keyboard.press(key));
+  }
+
+  async keyDown(key: Key): Promise<void> {
+    const frame = this.#firefoxFrame();
+    await (frame ? frame.performActions(keyActions(key, ['keyDown'])) : this.#page.keyboard.down(key));
+  }
+
+  async keyUp(key: Key): Promise<void> {
+    const frame = this.#firefoxFrame();
+    await (frame ? frame.performActions(keyActions(key, ['keyUp'])) : this.#page.keyboard.up(key));
   }
 
   async select(selector: string, value: string): Promise<void> {

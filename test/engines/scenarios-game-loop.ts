@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { readBody, send } from '../e2e/support/site.js';
-import { waitFor, waitForUrl, type Session } from './driver.js';
+import { waitFor, waitForUrl, type Key, type Session } from './driver.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import { audit } from './scenarios-a11y.js';
 
@@ -38,6 +38,11 @@ interface GameRecord {
   result?: string;
   /** The same, for the attack's second login() while the button is shown. */
   second?: string;
+  /**
+   * Every keydown and keyup the game's document saw (the dialog's included), as `keydown Space`,
+   * `repeat Space` (a repeated keydown) or `keyup Space`, with ` cancelled` when it was.
+   */
+  keys: string[];
 }
 
 /**
@@ -62,7 +67,7 @@ function gamePage(world: PopupWorld): string {
 const options = ${JSON.stringify(options)};
 const query = new URLSearchParams(location.search);
 const delay = Number(query.get('delay') || 0);
-const game = (window.game = { seq: 0, ready: false, opens: [], overlays: 0 });
+const game = (window.game = { seq: 0, ready: false, opens: [], overlays: 0, keys: [] });
 // Every change is sent to the game's server, where the test reads it: a driver's script in the
 // page would give the page a user activation (puppeteer runs them with one).
 const report = () => {
@@ -98,6 +103,13 @@ new MutationObserver((records) => {
       report();
     }
 }).observe(document.body, { childList: true });
+
+// After the dialog's own handlers (the events bubble out of its shadow root), so a cancel shows.
+for (const type of ['keydown', 'keyup'])
+  addEventListener(type, (event) => {
+    game.keys.push((event.repeat ? 'repeat' : type) + ' ' + event.code + (event.defaultPrevented ? ' cancelled' : ''));
+    report();
+  });
 
 const canvas = document.querySelector('canvas');
 const context = canvas.getContext('2d');
@@ -145,7 +157,7 @@ interface GameWorld {
 /** The popup world (emulator, app and its backend), and the canvas game on a site of its own, framed by another. */
 async function startGameWorld(): Promise<GameWorld> {
   let world: PopupWorld | undefined;
-  let latest: GameRecord & { seq: number } = { seq: 0, ready: false, opens: [], overlays: 0 };
+  let latest: GameRecord & { seq: number } = { seq: 0, ready: false, opens: [], overlays: 0, keys: [] };
   const game = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/record') {
@@ -187,9 +199,9 @@ async function startGameWorld(): Promise<GameWorld> {
   };
 }
 
-/** The Continue button inside its shadow root, as each driver's selectors reach into one. */
-function continueSelector(session: Session): string {
-  return session.engine.startsWith('webkit') ? '>>>[part="continue"]' : 'body >>> [part="continue"]';
+/** The Continue button (or another `part` of its dialog) inside its shadow root, as each driver's selectors reach into one. */
+function continueSelector(session: Session, part = 'continue'): string {
+  return session.engine.startsWith('webkit') ? `>>>[part="${part}"]` : `body >>> [part="${part}"]`;
 }
 
 /** Opens the framed game with `query`, and waits for its loop to run. */
@@ -395,5 +407,111 @@ const gameLoopScriptClick: Scenario = {
   },
 };
 
+/** The Continue dialog in the current frame: `focused` (its Continue button has the focus), `shown`, or `gone`. */
+function continueState(): string {
+  const root = [...document.body.children].find((element) => element.shadowRoot?.querySelector('dialog'))?.shadowRoot;
+  if (!root?.querySelector('dialog')?.open) return 'gone';
+  return document.hasFocus() && root.activeElement?.getAttribute('part') === 'continue' ? 'focused' : 'shown';
+}
+
+/** `keydown Space, repeat Space cancelled ×5, keyup Space cancelled`: runs of the same event counted. */
+function keyRuns(keys: string[]): string {
+  const runs: [string, number][] = [];
+  for (const key of keys) {
+    const last = runs.at(-1);
+    if (last?.[0] === key) last[1]++;
+    else runs.push([key, 1]);
+  }
+  return runs.map(([key, count]) => (count > 1 ? `${key} ×${count}` : key)).join(', ') || 'none';
+}
+
+/** How many keydowns a held key repeats once the Continue button shows. */
+const REPEATS = 5;
+
+const gameLoopHeldKey: Scenario = {
+  name: 'canvas game, a key held down since before the Continue button showed (Space, then Enter: keyDown, repeated keyDowns, keyUp) does not press it; a fresh Enter does, and the login completes',
+  async run(session, context) {
+    const gameWorld = await startGameWorld();
+    try {
+      // 6 s: longer than any engine's activation (Chromium's and Firefox's are 5 s), counted from
+      // the click and the key's first keydown, so the loop's login() shows the button in all.
+      const main = await openGame(session, gameWorld, 'delay=6000');
+      const outcomes: string[] = [];
+      let pressed = false;
+      for (const key of ['Space', 'Enter'] satisfies Key[]) {
+        const before = new Set(await session.windows());
+        const { clickAt, keys } = gameWorld.record();
+        await session.click('canvas');
+        await session.keyDown(key);
+        const down = Date.now();
+        // Read from the game's reports: a driver's script in the page before the loop's login()
+        // would give the page an activation (puppeteer runs them with one), and no button.
+        await waitFor(
+          'the Continue button',
+          async () => {
+            const seen = gameWorld.record();
+            return seen.clickAt !== clickAt && seen.overlays > 0;
+          },
+          15_000,
+        );
+        await waitFor('the focus on Continue', async () => (await session.evaluate(continueState)) === 'focused');
+        // Still down: half a second, then repeated keydowns (a keyboard's auto-repeat; none are
+        // sent before the button shows, since each would renew the activation), then up.
+        await waitFor('half a second with the key down', async () => Date.now() - down >= 500);
+        for (let repeat = 0; repeat < REPEATS; repeat++) await session.keyDown(key);
+        await session.keyUp(key);
+        const up = Date.now();
+        await waitFor('a second for a popup to appear', async () => Date.now() - up >= 1_000);
+        const held = Math.round((up - down) / 100) / 10;
+        const seen = gameWorld.record();
+        const got = seen.keys.slice(keys.length);
+        const events = keyRuns(got);
+        // The driver's keys reached the game (else nothing would be proven): the keyup, and the
+        // repeats where the driver sends them (WebKitGTK's ignores a keyDown of a key already down).
+        assert.ok(
+          got.some((event) => event.startsWith('keyup ')),
+          `the keyup reached the game: ${events}`,
+        );
+        if (!session.engine.startsWith('webkit'))
+          assert.equal(got.filter((event) => event.startsWith('repeat ')).length, REPEATS, `${REPEATS} repeated keydowns: ${events}`);
+        const state = await session.evaluate(continueState);
+        const popup = (await session.windows()).find((handle) => !before.has(handle));
+        if (popup === undefined && seen.opens.length === 0 && state !== 'gone') {
+          assert.equal(seen.result, undefined, 'the login still waits for the person');
+          outcomes.push(`${key} held ${held} s: not pressed (${events})`);
+          // Cancel, for the next key's button; the last button stays for the fresh press.
+          if (key === 'Space') {
+            await session.click(continueSelector(session, 'dismiss'));
+            await waitFor('the cancelled login', async () => gameWorld.record().result === 'error popup_closed');
+          }
+          continue;
+        }
+        pressed = true;
+        outcomes.push(`${key} held ${held} s: PRESSED Continue (${events}; ${seen.opens.length} window.open, dialog ${state})`);
+        // Closed, as the player would, and the login ended, for the next key.
+        if (popup !== undefined) {
+          await session.switchToWindow(popup);
+          await closeAndSettle(session, gameWorld, main);
+        } else await waitFor('the login to end', async () => gameWorld.record().result);
+      }
+      context.note(`${session.engine}: ${outcomes.join('; ')}`);
+      assert.ok(!pressed, `a held key pressed the Continue button: ${outcomes.join('; ')}`);
+
+      // A key pressed anew, on the button that has the focus: it counts.
+      const before = new Set(await session.windows());
+      const { keys } = gameWorld.record();
+      await session.press('Enter');
+      const popup = await waitFor('the popup opened by a fresh Enter', async () =>
+        (await session.windows()).find((handle) => !before.has(handle)),
+      );
+      context.note(`fresh Enter: ${keyRuns(gameWorld.record().keys.slice(keys.length))}`);
+      await session.switchToWindow(popup);
+      await approveAndExpectLogin(session, gameWorld, main);
+    } finally {
+      await gameWorld.close();
+    }
+  },
+};
+
 /** The game-loop logins, in every engine. */
-export const GAME_LOOP_SCENARIOS: Scenario[] = [gameLoopNextFrame, gameLoopTimer, gameLoopScriptClick];
+export const GAME_LOOP_SCENARIOS: Scenario[] = [gameLoopNextFrame, gameLoopTimer, gameLoopScriptClick, gameLoopHeldKey];

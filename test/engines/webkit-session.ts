@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { remote } from 'webdriverio';
-import { keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
+import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
 import { callExpression } from './source.js';
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -48,6 +48,16 @@ class WebKitSession implements Session {
 
   async press(key: Key): Promise<void> {
     await this.browser.performActions(keyPress(key));
+    await this.browser.releaseActions();
+  }
+
+  /** Down until `keyUp`: the input state keeps the key pressed between commands, until released. */
+  async keyDown(key: Key): Promise<void> {
+    await this.browser.performActions(keyActions(key, ['keyDown']));
+  }
+
+  async keyUp(key: Key): Promise<void> {
+    await this.browser.performActions(keyActions(key, ['keyUp']));
     await this.browser.releaseActions();
   }
 
