@@ -46,9 +46,11 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const dialog = h('dialog', { part: 'dialog' }, yes, no);
   yes.onclick = end(go);
   // A key held down since before the button showed (a game's Enter or Space) must not press it:
-  // its repeated keydowns are cancelled (Enter presses on keydown), and so is the keyup of a key
-  // that did not go down here (Space presses on keyup). Only a key pressed anew counts. (The
-  // handlers return nothing: an on-handler's false would cancel every key.)
+  // its repeated keydowns are cancelled (Enter presses on a keydown, Space arms the button for its
+  // keyup). The keyup of a key that did not go down here is cancelled too: Space presses on its
+  // keyup, and no engine we test presses on a keyup without its keydown, but nothing promises
+  // it. Only a key pressed anew counts. (The handlers return nothing: an on-handler's false
+  // would cancel every key.)
   const pressed = new Set<string>();
   dialog.onkeydown = (event) => {
     if (event.repeat) event.preventDefault();
