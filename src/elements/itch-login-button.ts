@@ -6,7 +6,7 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { ElementBase, h, shadow, text, upgrade } from '../ui/dom.js';
+import { HTMLElement, h, shadow, text, upgrade } from '../ui/dom.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
 import { styles } from './itch-login-button.styles.js';
@@ -34,7 +34,7 @@ import { styles } from './itch-login-button.styles.js';
  * @cssproperty [--itch-login-font=inherit] - Font shorthand.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchLoginButton extends ElementBase {
+export class ItchLoginButton extends HTMLElement {
   /** @internal The attributes it follows (each mapped to its property in attributeChangedCallback). */
   static observedAttributes = ['client-id', 'redirect-uri', 'scope', 'base-url', 'mode', 'backend', 'return-to', 'disabled'];
 

@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { ElementBase, h, shadow, text, upgrade } from '../ui/dom.js';
+import { HTMLElement, h, shadow, text, upgrade } from '../ui/dom.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -64,7 +64,7 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @cssproperty [--itch-login-error-color=light-dark(#b3261e, #ffb4ab)] - Colour of error messages.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchOAuthCallback extends ElementBase {
+export class ItchOAuthCallback extends HTMLElement {
   /** @internal The attributes it follows. */
   static observedAttributes = ['no-redirect', 'store-url'];
 

@@ -9,8 +9,9 @@
  * The elements' base class: `HTMLElement`, or where there is none (a server that renders the
  * app's pages imports its modules too: Next.js, Nuxt, SvelteKit, Astro) a stand-in, so that
  * importing the package there defines the classes instead of throwing. Only a browser makes one.
+ * (Named as the global it stands for, so that the classes' documentation says what they extend.)
  */
-export const ElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+export const HTMLElement = (globalThis.HTMLElement ?? class {}) as typeof globalThis.HTMLElement;
 
 /** An element (an SVG one for `svg` and `path`) with these attributes and children. */
 export function h<Tag extends keyof HTMLElementTagNameMap>(
