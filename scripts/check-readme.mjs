@@ -1,7 +1,8 @@
 // Keeps the README's code from drifting (run after `npm run build`):
 // - a block marked `<!-- from FILE -->` on the line before its fence must appear in FILE, line by
 //   line in this order (leading and trailing spaces aside; the examples' %ITCH_…% placeholders
-//   read as the emulator's defaults);
+//   read as the emulator's defaults); one marked `<!-- the whole of FILE -->` must also leave
+//   none of FILE's lines out (blank lines aside), so a listing that says it is complete is;
 // - every other `ts`, `tsx` and `js` block is type-checked with tsc against the built package, as a
 //   module of its own; what a snippet leaves to the reader (`newSession`, `clientId`…) is declared
 //   in scripts/readme-globals.d.ts;
@@ -109,12 +110,13 @@ function blocks(file) {
         .slice(0, i)
         .reverse()
         .find((line) => line.trim() !== '') ?? '';
-    const from = /^\s*<!-- from (\S+) -->\s*$/.exec(before)?.[1];
+    const marked = /^\s*<!-- (from|the whole of) (\S+) -->\s*$/.exec(before);
     found.push({
       file,
       line: i + 1,
       lang: open[2].toLowerCase(),
-      from,
+      from: marked?.[2],
+      whole: marked?.[1] === 'the whole of',
       text: lines
         .slice(i + 1, end)
         .map((line) => line.slice(indent))
@@ -239,8 +241,11 @@ for (const readme of readmes) {
       const source = path.join(root, block.from);
       if (!existsSync(source)) problems.push(`${where}: marked from ${block.from}, which does not exist`);
       else {
-        const missing = missingLine(block.text, readFileSync(source, 'utf8'));
+        const text = readFileSync(source, 'utf8');
+        const missing = missingLine(block.text, text);
         if (missing !== undefined) problems.push(`${where}: this line is not in ${block.from} (in this order):\n    ${missing}`);
+        const left = block.whole ? missingLine(text, block.text) : undefined;
+        if (left !== undefined) problems.push(`${where}: says it is the whole of ${block.from}, which also has:\n    ${left}`);
       }
     } else if (MARKUP.has(block.lang)) {
       const unknown = unknownNames(block.text, names);

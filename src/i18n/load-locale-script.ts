@@ -48,8 +48,11 @@ export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
     }
     // (A string where Trusted Types are required throws: the promise rejects, and English it is.)
     script.src = policy?.createScriptURL(locale) ?? address(locale);
-    // A file that did not load, or did not hand a catalogue over: English.
-    script.onload = script.onerror = () => resolve(script.m ?? {});
+    // A file that did not load, or did not hand a catalogue over: English, and why in the console.
+    script.onload = script.onerror = () => {
+      if (!script.m) console.warn(`itch-oauth-widget: no ${locale} words at ${script.src}: serve locales/ beside the script file`);
+      resolve(script.m ?? {});
+    };
     document.head.append(script);
   });
 }

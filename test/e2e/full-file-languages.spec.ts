@@ -91,3 +91,21 @@ test('after a failure, Try again takes the focus once the words of the page arri
   await expect(retry).toBeVisible();
   await expect(retry).toBeFocused();
 });
+
+test('a language file the site does not serve leaves English, and says where it looked in the console', async ({ page }) => {
+  site.page = {
+    capture: 'full',
+    hostile: false,
+    body: '<div lang="de"><itch-login-button client-id="c" redirect-uri="https://example.test/cb"></itch-login-button></div>',
+  };
+  await page.route('**/dist/locales/*.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  await page.goto(`${site.url}/callback.html`);
+  await expect(page.getByRole('button')).toHaveAccessibleName('Log in with itch.io');
+  expect(warnings).toContainEqual(
+    expect.stringMatching(/^itch-oauth-widget: no de words at .*\/dist\/locales\/de\.js: serve locales\/ beside/),
+  );
+});

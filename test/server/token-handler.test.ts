@@ -300,7 +300,11 @@ describe('createTokenHandler: refusals', () => {
 
   it('answers 502 when itch.io cannot be reached', async () => {
     const { handler, logins } = setup({ fail: () => Promise.reject(new TypeError('fetch failed')) });
-    await assertError(await handler(post()), 502, /itch\.io could not verify the access token \(network error\)/);
+    await assertError(
+      await handler(post()),
+      502,
+      /itch\.io could not verify the access token \(network error\) at https:\/\/api\.itch\.io$/,
+    );
     assert.equal(logins.length, 0);
   });
 

@@ -48,16 +48,20 @@ export function createVerify(settings: HandlerSettings, options: Pick<TokenHandl
       if ('refusal' in ownership) return errorResponse(ownership.refusal.status, ownership.refusal.message, ownership.refusal.code);
       return { user, scopes: info.scopes, owns: ownership.owns };
     } catch (error) {
-      return upstreamErrorResponse(error);
+      return upstreamErrorResponse(error, apiBaseUrl);
     }
   };
 }
 
-/** itch.io refusing the token is the client's fault (401); anything else is itch.io's (502). */
-function upstreamErrorResponse(error: unknown): Response {
+/**
+ * itch.io refusing the token is the client's fault (401); anything else is itch.io's (502), said
+ * with the address asked (a handler left pointed at the real itch.io while you try the emulator
+ * fails here).
+ */
+function upstreamErrorResponse(error: unknown, apiBaseUrl: string): Response {
   if (!(error instanceof ItchApiError)) throw error;
   if (isRefusedByItch(error)) {
     return errorResponse(401, 'itch.io did not accept the access token', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
-  return errorResponse(502, `itch.io could not verify the access token (${failureInWords(error)})`);
+  return errorResponse(502, `itch.io could not verify the access token (${failureInWords(error)}) at ${apiBaseUrl}`);
 }
