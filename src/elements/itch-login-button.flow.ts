@@ -136,6 +136,5 @@ export class ButtonLogin {
         host.dispatchEvent(errorEvent(failure.code, failure.message));
       },
     );
-    return;
   }
 }

@@ -6,7 +6,7 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { HTMLElement, h, shadow, text, upgrade } from '../ui/dom.js';
+import { HTMLElement, drawing, h, shadow, text, upgrade } from '../ui/dom.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
 import { styles } from './itch-login-button.styles.js';
@@ -155,10 +155,10 @@ export class ItchLoginButton extends HTMLElement {
    * is set, `await el.updateComplete` before reading the shadow tree.
    */
   public get updateComplete(): Promise<boolean> {
-    return this.#pending ?? Promise.resolve(true);
+    return this.#drawing.drawn;
   }
 
-  #pending: Promise<boolean> | undefined;
+  #drawing = drawing(this, () => this.#render());
   /** The configuration is to be checked again when next drawn (any change but `disabled`'s). */
   #recheck = true;
   #unwatch: (() => void) | undefined;
@@ -203,18 +203,12 @@ export class ItchLoginButton extends HTMLElement {
   }
 
   /**
-   * Has the state drawn in a microtask, once for all the changes made before it (a property, the
-   * words, the login under way), while connected: no framework, the shadow tree is built once and
-   * #render sets the text and attributes of the nodes it keeps.
+   * Has the state drawn (a property, the words, the login under way): no framework, the shadow
+   * tree is built once and #render sets the text and attributes of the nodes it keeps.
    */
   #request(recheck = true): void {
     this.#recheck ||= recheck;
-    if (this.isConnected)
-      this.#pending ??= Promise.resolve().then(() => {
-        this.#pending = undefined;
-        this.#render();
-        return true;
-      });
+    this.#drawing.request();
   }
 
   /** @internal Leaves the page for itch.io. Tests replace it. */

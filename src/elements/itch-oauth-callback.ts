@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { HTMLElement, h, shadow, text, upgrade } from '../ui/dom.js';
+import { HTMLElement, drawing, h, shadow, text, upgrade } from '../ui/dom.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -78,7 +78,7 @@ export class ItchOAuthCallback extends HTMLElement {
   }
   public set noRedirect(value: boolean) {
     this.#noRedirect = value;
-    this.#request();
+    this.#drawing.request();
   }
 
   /**
@@ -91,7 +91,7 @@ export class ItchOAuthCallback extends HTMLElement {
   }
   public set storeUrl(value: string | undefined) {
     this.#storeUrl = value;
-    this.#request();
+    this.#drawing.request();
   }
 
   /**
@@ -104,7 +104,7 @@ export class ItchOAuthCallback extends HTMLElement {
   }
   public set messages(value: Partial<WidgetMessages> | undefined) {
     this.#messages = value;
-    this.#request();
+    this.#drawing.request();
   }
 
   /**
@@ -112,14 +112,19 @@ export class ItchOAuthCallback extends HTMLElement {
    * is set, `await el.updateComplete` before reading the shadow tree.
    */
   public get updateComplete(): Promise<boolean> {
-    return this.#pending ?? Promise.resolve(true);
+    return this.#drawing.drawn;
   }
 
   #noRedirect = false;
   #storeUrl: string | undefined;
   #messages: Partial<WidgetMessages> | undefined;
   #view: View = { kind: 'idle' };
-  #pending: Promise<boolean> | undefined;
+  /**
+   * As `<itch-login-button>`'s: the nodes are made once, and a change is drawn by setting their
+   * text and attributes; so the live region (`role=status`, or `role=alert` after a failure) stays
+   * the same node while the words change: announced once.
+   */
+  #drawing = drawing(this, () => this.#render());
   #unwatch: (() => void) | undefined;
   /** The error view's action takes the focus when next drawn. */
   #focusAction = false;
@@ -155,20 +160,6 @@ export class ItchOAuthCallback extends HTMLElement {
     else this.storeUrl = value ?? undefined;
   }
 
-  /**
-   * As `<itch-login-button>`'s: the nodes are made once, and a change is drawn in a microtask, while
-   * connected, by setting their text and attributes; so the live region (`role=status`, or
-   * `role=alert` after a failure) stays the same node while the words change: announced once.
-   */
-  #request(): void {
-    if (this.isConnected)
-      this.#pending ??= Promise.resolve().then(() => {
-        this.#pending = undefined;
-        this.#render();
-        return true;
-      });
-  }
-
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
   replace(url: string): void {
     location.replace(url);
@@ -186,14 +177,14 @@ export class ItchOAuthCallback extends HTMLElement {
 
   /** @internal */
   connectedCallback(): void {
-    this.#unwatch = watch(() => this.#request());
+    this.#unwatch = watch(() => this.#drawing.request());
     const document_ = document as Document & { prerendering?: boolean };
     if (document_.prerendering) {
       document_.addEventListener('prerenderingchange', () => this.#show(), { once: true });
     } else {
       this.#show();
     }
-    this.#request();
+    this.#drawing.request();
   }
 
   /** @internal */
@@ -203,7 +194,7 @@ export class ItchOAuthCallback extends HTMLElement {
 
   #show(): void {
     const view = (this.#view = viewOf(takeDocumentOutcome()));
-    this.#request();
+    this.#drawing.request();
     if (view.kind === 'idle' || documentOutcome.announced) return;
     documentOutcome.announced = true;
     void whenParsed().then(() => {
@@ -217,7 +208,7 @@ export class ItchOAuthCallback extends HTMLElement {
         // keyboard or screen reader user starts there; the alert above it has said what happened.
         // (When drawn: at once, or once the element's language has loaded.)
         this.#focusAction = true;
-        this.#request();
+        this.#drawing.request();
       }
     });
   }
@@ -229,7 +220,7 @@ export class ItchOAuthCallback extends HTMLElement {
   #retry(): void {
     const flow = this.#view.kind === 'error' ? this.#view.flow : undefined;
     this.#view = { kind: 'pending' };
-    this.#request();
+    this.#drawing.request();
     if (!flow) return this.navigate('/');
     try {
       const state = createState();

@@ -28,6 +28,28 @@ export function h(tag: string, attributes: Record<string, string> = {}, ...child
 }
 
 /**
+ * What draws an element: `render` in a microtask, once for all the changes asked for before it
+ * (`request()`), while `host` is connected; `drawn` resolves (with `true`) once those are drawn,
+ * the element's `updateComplete`.
+ */
+export function drawing(host: Element, render: () => void): { request(): void; readonly drawn: Promise<boolean> } {
+  let pending: Promise<boolean> | undefined;
+  return {
+    request() {
+      if (host.isConnected)
+        pending ??= Promise.resolve().then(() => {
+          pending = undefined;
+          render();
+          return true;
+        });
+    },
+    get drawn() {
+      return pending ?? Promise.resolve(true);
+    },
+  };
+}
+
+/**
  * Sets the node's text only when it changed: a live region (`role=status`, `role=alert`) whose
  * text node is replaced, even by the same words, may be announced again.
  */
