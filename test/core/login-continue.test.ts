@@ -64,6 +64,14 @@ describe('login() without a user activation', () => {
   beforeEach(async () => {
     await preparePopupLogin();
   });
+  /** An input of the page, focused (the game's canvas, say), removed after the test. */
+  const focusedInput = () => {
+    const input = document.createElement('input');
+    document.body.append(input);
+    undo.push(() => input.remove());
+    input.focus();
+    return input;
+  };
   afterEach(async () => {
     for (const step of undo.reverse()) step();
     undo = [];
@@ -137,10 +145,7 @@ describe('login() without a user activation', () => {
     undo.push(activation({ isActive: false }));
     const stub = stubWindow(fakePopup);
     undo.push(stub.restore);
-    const input = document.createElement('input');
-    document.body.append(input);
-    undo.push(() => input.remove());
-    input.focus();
+    const input = focusedInput();
     const outcome = codeOf(login(OPTIONS));
     expect(document.activeElement).not.to.equal(input);
     await sendKeys({ press: 'Escape' });
@@ -224,10 +229,7 @@ describe('login() without a user activation', () => {
     undo.push(activation({ isActive: false }));
     const stub = stubWindow(fakePopup);
     undo.push(stub.restore);
-    const input = document.createElement('input');
-    document.body.append(input);
-    undo.push(() => input.remove());
-    input.focus();
+    focusedInput();
     // The game's Enter is down when the login starts; the browser then repeats it on the button.
     await sendKeys({ down: 'Enter' });
     const result = login(OPTIONS);

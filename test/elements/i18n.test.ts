@@ -17,6 +17,16 @@ const button = (lang?: string) =>
     html`<div lang=${lang ?? ''}><itch-login-button client-id="c" redirect-uri="https://example.test/cb"></itch-login-button></div>`,
   ).then((div) => div.querySelector('itch-login-button')!);
 
+/** A callback element in a Turkish part of the page, after a popup login refused on itch.io, its Close drawn. */
+async function turkishPopupRefusal(): Promise<{ div: HTMLElement; el: ItchOAuthCallback }> {
+  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('access_denied'), flow: 0 }));
+  const div = await fixture<HTMLElement>(html`<div lang="tr"><itch-oauth-callback></itch-oauth-callback></div>`);
+  const el = div.querySelector<ItchOAuthCallback>('itch-oauth-callback')!;
+  await waitUntil(() => el.shadowRoot?.querySelector('[part=close]')?.textContent === 'Kapat', 'no Turkish Close', { timeout: 3000 });
+  return { div, el };
+}
+
 describe('the elements choose their language', () => {
   afterEach(() => {
     document.documentElement.lang = 'en';
@@ -89,20 +99,12 @@ describe('the elements choose their language', () => {
   });
 
   it("show the callback's error in the page's language, with its Close", async () => {
-    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
-    sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('access_denied'), flow: 0 }));
-    const div = await fixture<HTMLElement>(html`<div lang="tr"><itch-oauth-callback></itch-oauth-callback></div>`);
-    const el = div.querySelector<ItchOAuthCallback>('itch-oauth-callback')!;
-    await waitUntil(() => el.shadowRoot?.querySelector('[part=close]')?.textContent === 'Kapat', 'no Turkish Close', { timeout: 3000 });
+    const { el } = await turkishPopupRefusal();
     expect(el.shadowRoot!.querySelector('.error')!.textContent).to.equal('itch.io’da girişi reddettiniz.');
   });
 
   it('keep the text nodes of the alert when it is drawn again with the same words: nothing to announce again', async () => {
-    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
-    sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('access_denied'), flow: 0 }));
-    const div = await fixture<HTMLElement>(html`<div lang="tr"><itch-oauth-callback></itch-oauth-callback></div>`);
-    const el = div.querySelector<ItchOAuthCallback>('itch-oauth-callback')!;
-    await waitUntil(() => el.shadowRoot?.querySelector('[part=close]')?.textContent === 'Kapat', 'no Turkish Close', { timeout: 3000 });
+    const { div, el } = await turkishPopupRefusal();
     const alert = el.shadowRoot!.querySelector('[role=alert]')!;
     const nodes = () =>
       [...alert.querySelectorAll('*')].flatMap((node) => [...node.childNodes].filter((child) => child.nodeType == Node.TEXT_NODE));
