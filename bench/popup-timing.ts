@@ -25,8 +25,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
 import type { PopupWorld } from '../test/e2e/support/popup-world.js';
-import { newWindowFrom, waitFor, waitForText, waitForUrl, type Engine, type EngineName, type Session } from '../test/engines/driver.js';
+import { newWindowFrom, waitForText, waitForUrl, type Engine, type EngineName, type Session } from '../test/engines/driver.js';
 import { locateEngine } from '../test/engines/engines.js';
+import { openFramedGame } from '../test/engines/steps.js';
 import { median, p90 } from './stats.js';
 
 const { values } = parseArgs({
@@ -72,12 +73,7 @@ async function loginOnce(engine: Engine, side: Side): Promise<Run> {
     return push.apply(world.deposits, items);
   };
   try {
-    await session.goto(`${world.top}/top.html`);
-    const [main] = await session.windows();
-    await session.enterFrame('iframe[title="game"]');
-    await waitFor('the button to render', () =>
-      session.evaluate(() => document.querySelector('itch-login-button')?.shadowRoot?.querySelector('button') != null),
-    );
+    const main = await openFramedGame(session, world);
     const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
     await session.switchToWindow(popup);
     await waitForUrl(
@@ -89,7 +85,7 @@ async function loginOnce(engine: Engine, side: Side): Promise<Run> {
     const itchAt = await session.evaluate(() => performance.timeOrigin);
     await session.select('#user', String(C.users.gamer));
     await session.click('button[value="approve"]');
-    await session.switchToWindow(main!);
+    await session.switchToWindow(main);
     await session.enterFrame('iframe[title="game"]');
     const result = await waitForText(session, '#result', 'the outcome', (text) => text !== '', 30_000);
     if (!result.startsWith('itch-login-success ')) throw new Error(`${side.name}: ${result.slice(0, 300)}`);

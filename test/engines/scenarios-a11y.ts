@@ -11,10 +11,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
-import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
+import { startPopupWorld } from '../e2e/support/popup-world.js';
 import { flowRecord, gamePage, startSite } from '../e2e/support/site.js';
 import { newWindowFrom, waitFor, waitForUrl, type Session } from './driver.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
+import { approveOnConsentPage, buttonReady, openFramedGame } from './steps.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -127,9 +128,7 @@ const audits: Scenario = {
     const world = await startPopupWorld();
     try {
       await session.goto(`${world.app}/spa.html`);
-      await waitFor('the button to render', () =>
-        session.evaluate(() => document.querySelector('itch-login-button')?.shadowRoot?.querySelector('button') != null),
-      );
+      await buttonReady(session, 'itch-login-button');
       const [main] = await session.windows();
       const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
       await waitFor('aria-busy on the button', () =>
@@ -158,17 +157,6 @@ const audits: Scenario = {
     assert.ok(home.shadow > 0, "axe checked nodes inside the demo's login button");
   },
 };
-
-/** The framed game on the top-level page of another site, its button drawn; the main window's handle. */
-async function openFramedGame(session: Session, world: PopupWorld): Promise<string> {
-  await session.goto(`${world.top}/top.html`);
-  const [main] = await session.windows();
-  await session.enterFrame('iframe[title="game"]');
-  await waitFor("the game's button to render", () =>
-    session.evaluate(() => document.querySelector('itch-login-button')?.shadowRoot?.querySelector('button') != null),
-  );
-  return main!;
-}
 
 /** What has the focus in the current frame: `dialog`, `in dialog`, `button` (the login button's own), else the element's name. */
 function focused(): string {
@@ -264,13 +252,7 @@ const popupEnding: Scenario = {
       await openFramedGame(session, world);
       const popup = await newWindowFrom(session, () => session.click('itch-login-button'));
       await session.switchToWindow(popup);
-      await waitForUrl(
-        session,
-        "the emulator's consent page",
-        (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth',
-      );
-      await session.select('#user', String(C.users.newcomer));
-      await session.click('button[value="approve"]');
+      await approveOnConsentPage(session, world.emulator.url, C.users.newcomer);
       await waitFor(
         'the ending with Close focused',
         () =>

@@ -14,9 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { readBody, send } from '../e2e/support/site.js';
-import { waitFor, waitForUrl, type Key, type Session } from './driver.js';
+import { waitFor, type Key, type Session } from './driver.js';
 import type { Scenario, ScenarioContext } from './scenarios.js';
 import { audit } from './scenarios-a11y.js';
+import { approveOnConsentPage } from './steps.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -276,9 +277,7 @@ async function loginFromLoop(
 /** Approves in the popup and waits for the game's promise to resolve with the backend's answer. */
 async function approveAndExpectLogin(session: Session, gameWorld: GameWorld, main: string): Promise<void> {
   const { world } = gameWorld;
-  await waitForUrl(session, "the emulator's consent page", (url) => url.origin === world.emulator.url && url.pathname === '/user/oauth');
-  await session.select('#user', String(C.users.gamer));
-  await session.click('button[value="approve"]');
+  await approveOnConsentPage(session, world.emulator.url, C.users.gamer);
   await waitFor('the popup to close itself', async () => (await session.windows()).length === 1, 20_000);
   await session.switchToWindow(main);
   const result = await waitFor('the game to have its answer', async () => gameWorld.record().result, 20_000);

@@ -12,6 +12,7 @@ import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js'
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
 import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
 import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
+import { approveOnConsentPage, buttonReady, openFramedGame } from './steps.js';
 
 export interface ScenarioContext {
   /** The demo, started once for the whole run. */
@@ -53,19 +54,6 @@ async function startFlow(session: Session, site: Site): Promise<void> {
 function reportingKinds(site: Site): string[] {
   for (const report of site.collected) assert.ok(!report.includes(TOKEN), `a hostile script saw the token: ${report.slice(0, 300)}`);
   return [...new Set(site.collected.map((report) => JSON.parse(report.slice(report.indexOf(' ') + 1)).kind as string))].sort();
-}
-
-/** Waits until the login button's shadow button has rendered (the element is defined and drawn). */
-function buttonReady(session: Session, selector: string): Promise<true> {
-  return waitFor(`${selector} to render`, () =>
-    session.evaluate((s: string) => document.querySelector(s)?.shadowRoot?.querySelector('button') != null, selector),
-  );
-}
-
-async function approveOnConsentPage(session: Session, emulatorUrl: string, userId: number): Promise<void> {
-  await waitForUrl(session, "the emulator's consent page", (url) => url.origin === emulatorUrl && url.pathname === '/user/oauth');
-  await session.select('#user', String(userId));
-  await session.click('button[value="approve"]');
 }
 
 const redirectLogin: Scenario = {
@@ -234,15 +222,6 @@ const hostileCapture: Scenario = {
     }
   },
 };
-
-/** The framed game on the top-level page of another site, its login button rendered. */
-async function openFramedGame(session: Session, world: PopupWorld): Promise<string> {
-  await session.goto(`${world.top}/top.html`);
-  const [main] = await session.windows();
-  await session.enterFrame('iframe[title="game"]');
-  await buttonReady(session, 'itch-login-button');
-  return main!;
-}
 
 const framedPopupLogin: Scenario = {
   name: "framed game (cross-site, storage and cookies partitioned, popup blocker on) logs in through a popup; the token stays out of the game's side",
