@@ -9,21 +9,13 @@
 import { ItchOAuthError } from './errors.js';
 import type { LoginHooks, LoginResult } from './login.js';
 import { preparePopupLogin } from './popup-pair.js';
+import { joinLogin, type SharedLogin } from './shared-login.js';
 import { showContinue } from '../ui/continue-button.js';
-
-export const ABORTED = 'the page cancelled the login';
 
 type Follow = (hooks: LoginHooks, cancel: AbortSignal) => Promise<LoginResult>;
 
-/** The Continue button shown now: the outcome of its login, and how many calls wait for it. */
-interface Asking {
-  outcome: Promise<LoginResult>;
-  waiting: number;
-  /** Removes the button, or cancels the login its click started. */
-  cancel(): void;
-}
-
-let asking: Asking | undefined;
+/** The Continue button shown now: its login (`cancel` removes the button, or cancels the login its click started). */
+let asking: SharedLogin<LoginResult> | undefined;
 
 /**
  * Waits for the person's click on the Continue button (shown now, or already), whose click runs
@@ -31,22 +23,10 @@ let asking: Asking | undefined;
  * with `popup_closed` when the person cancels.
  */
 export function askForClick(follow: Follow, signal: AbortSignal | undefined): Promise<LoginResult> {
-  const group = (asking ??= showButton(follow));
-  group.waiting++;
-  return new Promise<LoginResult>((resolve, reject) => {
-    group.outcome.then(resolve, reject);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        reject(new ItchOAuthError('aborted', ABORTED, { cause: signal.reason }));
-        if (--group.waiting == 0) group.cancel();
-      },
-      { once: true },
-    );
-  });
+  return joinLogin((asking ??= showButton(follow)), signal);
 }
 
-function showButton(follow: Follow): Asking {
+function showButton(follow: Follow): SharedLogin<LoginResult> {
   void preparePopupLogin();
   const started = new AbortController();
   let remove = () => false;
@@ -62,7 +42,7 @@ function showButton(follow: Follow): Asking {
     if (asking === group) asking = undefined;
   };
   outcome.then(ended, ended);
-  const group: Asking = {
+  const group: SharedLogin<LoginResult> = {
     outcome,
     waiting: 0,
     cancel() {

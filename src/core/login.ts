@@ -3,9 +3,10 @@ import { ItchOAuthError, type ItchOAuthErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
-import { ABORTED, askForClick } from './ask-for-click.js';
+import { askForClick } from './ask-for-click.js';
 import { closePopup, collect, type PopupProgress } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
+import { ABORTED } from './shared-login.js';
 import { STATE_KEY_PREFIX, createState, saveFlow, type FlowMode } from './state.js';
 
 export { preparePopupLogin };

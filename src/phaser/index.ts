@@ -4,6 +4,7 @@
 import { Plugins } from 'phaser';
 import { ItchOAuthError } from '../core/errors.js';
 import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
+import { joinLogin, type SharedLogin } from '../core/shared-login.js';
 import type { Owns } from '../server/ownership.js';
 import type { User } from '../server/schemas.js';
 
@@ -24,13 +25,6 @@ export interface ItchLoginAnswer {
   owns?: Owns;
   /** The game token (a JWT) for `Authorization: Bearer`; absent for a login answered with the site's cookie. */
   gameToken?: string;
-}
-
-/** A login of the plugin, and how many calls wait for it: it is aborted when none does any more. */
-interface Shared {
-  outcome: Promise<unknown>;
-  ending: AbortController;
-  waiting: number;
 }
 
 /**
@@ -56,7 +50,7 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
    * The login under way: a second call while it is waits for the same one and opens no second
    * popup (its options are not used); each call's signal ends only its own wait.
    */
-  private pending: Shared | undefined;
+  private pending: SharedLogin<unknown> | undefined;
   /** Ends the login under way when the plugin is destroyed with its game. */
   private ending: AbortController | undefined;
 
@@ -85,22 +79,11 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
    * @returns the backend's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
    */
   login<Answer = ItchLoginAnswer>(options: ItchLoginPluginOptions = {}): Promise<Answer> {
-    const shared = (this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options }));
-    const signal = options.signal;
-    shared.waiting++;
-    return new Promise<Answer>((resolve, reject) => {
-      shared.outcome.then(resolve as (answer: unknown) => void, reject);
-      const abort = () => {
-        reject(new ItchOAuthError('aborted', 'the page cancelled the login', { cause: signal!.reason }));
-        if (--shared.waiting == 0) shared.ending.abort(signal!.reason);
-      };
-      if (signal?.aborted) abort();
-      else signal?.addEventListener('abort', abort, { once: true });
-    });
+    return joinLogin((this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options })), options.signal) as Promise<Answer>;
   }
 
   /** Starts a login, which the game's end (or every waiting call's signal) aborts. */
-  private run(options: ItchLoginPluginOptions): Shared {
+  private run(options: ItchLoginPluginOptions): SharedLogin<unknown> {
     const events = this.game.events;
     const ending = (this.ending = new AbortController());
     // Only a signal aborted already ends the login at its start: later, a call's signal ends its own wait.
@@ -123,7 +106,7 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
       }
     };
     outcome.then(ended, ended);
-    return { outcome, ending, waiting: 0 };
+    return { outcome, waiting: 0, cancel: (reason) => ending.abort(reason) };
   }
 
   /** Called by Phaser when the game is destroyed: a login under way is abandoned (its popup closes). */
