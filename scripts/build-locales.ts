@@ -1,6 +1,8 @@
 // Writes dist/locales/<locale>.js for the script-tag files (which carry English alone): each a
 // classic script that hands the locale's element words to the <script> element running it
 // (src/i18n/load-locale-script.ts reads them there). Run after `vite build --mode script-tag`.
+// The element is asked of Document.prototype's getter: `document.currentScript` is shadowed by an
+// element of the page named `currentScript` (HTML, "named properties" of Document).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { LOCALES } from '../src/i18n/catalogue.js';
 
@@ -8,5 +10,5 @@ mkdirSync('dist/locales', { recursive: true });
 for (const locale of LOCALES) {
   if (locale === 'en') continue;
   const { widget } = (await import(`../src/i18n/locales/${locale}.ts`)) as { widget: Record<string, string> };
-  writeFileSync(`dist/locales/${locale}.js`, `document.currentScript.m=${JSON.stringify(widget)};\n`);
+  writeFileSync(`dist/locales/${locale}.js`, `Object.getOwnPropertyDescriptor(Document.prototype,"currentScript").get.call(document).m=${JSON.stringify(widget)};\n`);
 }

@@ -49,7 +49,7 @@ const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascr
 // (toml: the itch app's manifest, configuration for people to copy; there is no TOML parser here.)
 const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http', 'toml']);
 const MARKUP = new Set(['html', 'vue', 'svelte', 'tsx']);
-const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending']);
+const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending', 'data-cross-origin']);
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);
 
 /** Each tag's attribute and event names, from the Custom Elements Manifest of the build. */

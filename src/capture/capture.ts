@@ -17,7 +17,24 @@ export interface CaptureOptions {
    * run any other way, it stops the document, which then paints nothing.
    */
   pending?: string | undefined;
+  /**
+   * Allow a `backend` on another origin than the callback page (the `data-cross-origin`
+   * attribute): https, or http on loopback. Without it such a backend is `config_invalid`, so
+   * that no address but the page's own origin receives a token unless the page said so.
+   */
+  crossOrigin?: boolean | undefined;
 }
+
+/**
+ * The `<script>` element running this classic script, as the browser knows it, or `null`.
+ * Document's named properties override its built-ins (WebIDL `[LegacyOverrideBuiltIns]`): an
+ * `<img name="currentScript">` or `<form name="currentScript">` in the page would be
+ * `document.currentScript`; Document.prototype's getter is not shadowed. (The elements' files
+ * ask it through src/core/page-document.ts; this copy is the capture's, which imports nothing it
+ * does not need.)
+ */
+export const currentScript = (): HTMLScriptElement | null =>
+  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null }).__lookupGetter__('currentScript').call(document);
 
 /**
  * What the capture writes after its own script: its view (`<output>` is a status region) and
@@ -28,8 +45,8 @@ export interface CaptureOptions {
  */
 const HOLD = '<output><plaintext>';
 
-/** A backend on another origin must be https, or http on a loopback address for local development. */
-const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[:/])/;
+/** A backend on another origin (allowed by `crossOrigin`) must be https: the token never crosses to another host in the clear. */
+const CROSS_ORIGIN_BACKEND = /^https:/;
 
 /**
  * Reads and clears the implicit-flow response from the address, synchronously, before any other
@@ -48,7 +65,7 @@ const CROSS_ORIGIN_BACKEND = /^(https:|http:\/\/(localhost|127\.[\d.]+|\[::1\])[
  *
  * @see https://itch.io/docs/api/oauth
  */
-export function captureCallback({ backend, noRedirect, pending = 'Signing you in\u2026' }: CaptureOptions = {}): void {
+export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'Signing you in\u2026' }: CaptureOptions = {}): void {
   const { hash, href, origin } = location;
   const params = readCallbackFragment(hash.slice(1));
   if (!params) return;
@@ -66,7 +83,7 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
   const doc = document;
   try {
     // (`== false`: no current script gives undefined.)
-    if ((doc.currentScript as HTMLScriptElement | null)?.async == false)
+    if (currentScript()?.async == false)
       doc.write(
         // Under `require-trusted-types-for 'script'`, document.write takes only TrustedHTML: this
         // policy makes HOLD and nothing else.
@@ -110,7 +127,7 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
       // The backend is resolved against the page's own address, never a `<base href>` someone
       // injected into the markup; a bad URL throws, into the config_invalid below.
       const { href: url, origin: backendOrigin } = new URL(backend!, cleanUrl);
-      if (!backend || (backendOrigin != origin && !CROSS_ORIGIN_BACKEND.test(url))) return finish(CONFIG_INVALID);
+      if (!backend || (backendOrigin != origin && !(crossOrigin && CROSS_ORIGIN_BACKEND.test(url)))) return finish(CONFIG_INVALID);
       // The button stored a checked return-to; a tampered one still never leaves the origin.
       const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
 
@@ -150,7 +167,10 @@ export function captureCallback({ backend, noRedirect, pending = 'Signing you in
   };
 
   // A prerendered callback delivers when the user actually navigates to it.
+  // (`=== true`: an element of the page named `prerendering`, see currentScript, must not make it
+  // wait for a navigation that never comes. Shadowed `write` or `querySelector` above fall back
+  // to stop().)
   const prerendered = doc as Document & { prerendering?: boolean; onprerenderingchange?: unknown };
-  if (prerendered.prerendering) prerendered.onprerenderingchange = deliver;
+  if (prerendered.prerendering === true) prerendered.onprerenderingchange = deliver;
   else void deliver();
 }

@@ -5,11 +5,19 @@
  * other), a classic script that hands its catalogue to the `<script>` element that runs it
  * (`document.currentScript`): no global.
  * (vite.config.ts puts this file in place of load-locale.ts for those builds.)
+ *
+ * "Its own address" is its own `<script>` element's, asked of the browser's getter: an element
+ * of the page that names itself `currentScript` (see page-document.ts) would otherwise choose
+ * where the language files, and so scripts that run on the site, come from.
  */
+import { documentProperty, ownScript } from '../core/page-document.js';
 import { LOCALES, type WidgetMessages } from './catalogue.js';
 
-/** The script-tag file's own address, read while it first runs (later there is no current script). */
-const base = (document.currentScript as HTMLScriptElement | null)?.src;
+/**
+ * The script-tag file's own address, read while it first runs (later there is no current
+ * script): `undefined` when it is not run by a `<script src>` of its own.
+ */
+const base = ownScript()?.src || undefined;
 
 /**
  * A shipped locale's file address, and no other (whatever the caller passes). Without a base
@@ -31,7 +39,7 @@ let policy: Policy | undefined | null;
 /** The elements' words of a shipped locale other than English. */
 export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
   return new Promise((resolve) => {
-    const script = document.createElement('script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
+    const script = Document.prototype.createElement.call(document, 'script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
     // Made once: where the page's CSP names the policies it allows and not this one, the one
     // refusal (and its report) is enough (null: tried).
     if (policy === undefined) {
@@ -53,6 +61,6 @@ export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
       if (!script.m) console.warn(`itch-oauth-widget: no ${locale} words at ${script.src}: serve locales/ beside the script file`);
       resolve(script.m ?? {});
     };
-    document.head.append(script);
+    documentProperty('head').append(script);
   });
 }

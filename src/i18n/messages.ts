@@ -8,6 +8,7 @@
 import { LOCALES, type WidgetMessages } from './catalogue.js';
 import { loadLocale } from './load-locale.js';
 import { matchLocale } from './match.js';
+import { documentProperty } from '../core/page-document.js';
 
 /** Each shipped locale's catalogue once loaded (`null` while it loads), English's empty: it is the base. */
 const loaded: Record<string, Partial<WidgetMessages> | null> = { en: {} };
@@ -56,7 +57,7 @@ export function messagesFor<Words extends Partial<WidgetMessages>>(node: Element
  * document, a locale loaded, `setMessages`. Returns the way to stop.
  */
 export function watch(update: () => void): () => void {
-  (observer ??= new MutationObserver(changed)).observe(document.documentElement, { attributeFilter: ['lang'], subtree: true });
+  (observer ??= new MutationObserver(changed)).observe(documentProperty('documentElement'), { attributeFilter: ['lang'], subtree: true });
   watchers.add(update);
   return () => watchers.delete(update);
 }

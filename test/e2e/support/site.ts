@@ -24,6 +24,8 @@ export interface CallbackPageOptions {
   /** data-backend on the capture's tag. */
   backend?: string;
   noRedirect?: boolean;
+  /** data-cross-origin on the capture's tag: a backend on another origin is allowed. */
+  crossOrigin?: boolean;
   /** Hostile third-party scripts after the capture. */
   hostile?: boolean;
   /** Markup injected before the capture, e.g. a `<base href>`. */
@@ -102,7 +104,7 @@ function callbackPage(options: CallbackPageOptions, origin: string): string {
   const captureTag =
     capture === 'none'
       ? ''
-      : `<script${loading === 'blocking' ? '' : ` ${loading}`} src="${origin}/dist/${file}" data-backend="${backend}"${noRedirect ? ' data-no-redirect' : ''}${
+      : `<script${loading === 'blocking' ? '' : ` ${loading}`} src="${origin}/dist/${file}" data-backend="${backend}"${noRedirect ? ' data-no-redirect' : ''}${options.crossOrigin ? ' data-cross-origin' : ''}${
           options.pending === undefined ? '' : ` data-pending="${options.pending}"`
         }></script>`;
   const headHostile = hostile

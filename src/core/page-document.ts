@@ -1,0 +1,29 @@
+/*
+ * The document's own properties, as markup the page did not write cannot change them.
+ *
+ * Document's named properties override its built-ins (WebIDL `[LegacyOverrideBuiltIns]`): an
+ * `<img name="currentScript">`, a `<form name="head">` or an `<embed name="body">` anywhere in
+ * the page (a comment, a profile, a game's description) makes `document.currentScript`,
+ * `document.head` or `document.body` that element. `Document.prototype`'s own getters, called on
+ * the document, are not shadowed, and `Document` itself is an own property of the window, which
+ * named elements never override.
+ *
+ * @see https://html.spec.whatwg.org/multipage/dom.html#dom-document-nameditem
+ * @see https://webidl.spec.whatwg.org/#LegacyOverrideBuiltIns
+ */
+
+type Own = 'currentScript' | 'head' | 'body' | 'documentElement' | 'activeElement';
+
+/** `document[name]` as the browser defines it, whatever elements the page holds. */
+export function documentProperty<K extends Own>(name: K): Document[K] {
+  return Object.getOwnPropertyDescriptor(Document.prototype, name)!.get!.call(document) as Document[K];
+}
+
+/**
+ * The `<script>` element whose classic script is running, or `null` (a module, a callback, an
+ * SVG script): never an element that only names itself `currentScript`.
+ */
+export function ownScript(): HTMLScriptElement | null {
+  const script = documentProperty('currentScript');
+  return script instanceof HTMLScriptElement ? script : null;
+}
