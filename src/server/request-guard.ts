@@ -2,6 +2,7 @@
  * Checks on the browser's POST of the access token that come before any use of the token:
  * where it comes from, and reading its body within a size limit.
  */
+import { parseOrigin } from './own-origin.js';
 
 /**
  * Normalises configured origins (`https://example.com`, a trailing slash allowed).
@@ -9,30 +10,23 @@
  */
 export function parseAllowedOrigins(origins: readonly string[]): Set<string> {
   if (!Array.isArray(origins)) throw new TypeError('allowedOrigins must be a list of origins such as "https://example.com"');
-  return new Set(
-    origins.map((origin) => {
-      const bare = typeof origin === 'string' ? origin.replace(/\/$/, '') : '';
-      if (!URL.canParse(bare) || new URL(bare).origin !== bare || !/^https?:$/.test(new URL(bare).protocol)) {
-        throw new TypeError(`allowedOrigins: ${JSON.stringify(origin)} is not an http(s) origin such as "https://example.com"`);
-      }
-      return bare;
-    }),
-  );
+  return new Set(origins.map((origin) => parseOrigin(origin, 'allowedOrigins')));
 }
 
 /**
  * Why a request must be refused as cross-site, or `undefined` when it may go on.
  *
- * An `Origin` header must be the request URL's own origin or one of the configured ones. A
- * `Sec-Fetch-Site` other than `same-origin` or `none` is accepted only with an `Origin` the
- * application listed itself. A request with neither header (not sent by a browser) goes on.
+ * An `Origin` header must be the server's own origin (`own`, configured: never the request
+ * URL's, which a proxy or the client sets) or one of the configured ones. A `Sec-Fetch-Site`
+ * other than `same-origin` or `none` is accepted only with an `Origin` the application listed
+ * itself. A request with neither header (not sent by a browser) goes on.
  *
  * @see https://fetch.spec.whatwg.org/#origin-header and https://www.w3.org/TR/fetch-metadata/
  */
-export function crossSiteProblem(request: Request, configured: ReadonlySet<string> | undefined): string | undefined {
+export function crossSiteProblem(request: Request, own: string, configured: ReadonlySet<string> | undefined): string | undefined {
   const origin = request.headers.get('origin');
-  if (origin !== null && origin !== new URL(request.url).origin && configured?.has(origin) !== true) {
-    return `cross-origin request refused: origin ${JSON.stringify(origin)} is not allowed (see allowedOrigins)`;
+  if (origin !== null && origin !== own && configured?.has(origin) !== true) {
+    return `cross-origin request refused: origin ${JSON.stringify(origin)} is not this site's (${own}) nor in allowedOrigins`;
   }
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none' && (origin === null || configured?.has(origin) !== true)) {

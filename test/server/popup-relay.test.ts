@@ -158,7 +158,7 @@ describe('popup relay: a login bound to the browser that started it', () => {
   });
 
   it('sets a __Host- cookie, Secure, when the site is on https', async () => {
-    const { handler } = handlerWith({ allowedOrigins: ['https://game.example'] });
+    const { handler } = handlerWith({ origin: 'https://game.example', allowedOrigins: [] });
     const { state } = await pair();
     await handler(new Request(startUrl(state)));
     const bind = await handler(
@@ -552,7 +552,8 @@ describe('popup relay: what an attacker cannot get', () => {
   const SITE = 'https://app.example';
   const SECURE_GAME = 'https://game.example';
   /** The app on https: its start page, bind and deposits come from SITE. */
-  const secureHandler = (options: Partial<TokenHandlerOptions> = {}) => handlerWith({ allowedOrigins: [SITE, SECURE_GAME], ...options });
+  const secureHandler = (options: Partial<TokenHandlerOptions> = {}) =>
+    handlerWith({ origin: SITE, allowedOrigins: [SECURE_GAME], ...options });
   const secureStart = (state: string) => startUrl(state).replace(APP, SITE);
   async function bindOnHttps(handler: (request: Request) => Promise<Response>, state: string, binding: string, opener = SITE) {
     const bind = await handler(post({ popup_bind: state, opener, binding }, SITE, 'same-origin', {}, secureStart(state)));
@@ -584,7 +585,7 @@ describe('popup relay: what an attacker cannot get', () => {
   it('refuses popup logins from plain-http pages that are not loopback, unless dangerouslyAllowHttp', async () => {
     const LAN = 'http://game.lan:8080';
     const attempt = async (options: Partial<TokenHandlerOptions>) => {
-      const { handler } = handlerWith({ allowedOrigins: [LAN], ...options });
+      const { handler } = handlerWith({ origin: LAN, allowedOrigins: [], ...options });
       const { state, binding } = await pair();
       const start = startUrl(state).replace(APP, LAN);
       const bind = await handler(post({ popup_bind: state, opener: LAN, binding }, LAN, null, {}, start));

@@ -33,9 +33,10 @@ async function login(
   options: Partial<SessionsOptions> = {},
   from = GAME,
 ): Promise<{ gameToken: string | undefined; cookieValue: string | undefined }> {
-  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], ...options });
+  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, ...options });
   const handler = createTokenHandler({
     applicationId: 42,
+    origin: site,
     fetch: fakeItch,
     allowedOrigins: [GAME],
     onLogin: sessions.onLogin,

@@ -36,9 +36,10 @@ const fakeItch: FetchFunction = async (url, init) => {
 
 /** Sessions and the token handler that logs in with them, on `site`. */
 function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
-  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], ...options });
+  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, ...options });
   const handler = createTokenHandler({
     applicationId: 42,
+    origin: site,
     fetch: fakeItch,
     allowedOrigins: [GAME],
     onLogin: sessions.onLogin,
@@ -373,9 +374,19 @@ describe('attacks on game tokens', () => {
     const future = await at(3600, () => setup().login(GAME));
     await none(future.body.gameToken!);
   });
-  it('a token issued for another origin (aud) is refused, even once read on its own', async () => {
+  it('a token issued for another origin (aud) is refused by a site of the same secret, even once read on its own', async () => {
     assert.ok(await sessions.get(request({ bearer: gameToken }), { allow: ['game'] }));
-    await none(gameToken, 'https://other-site.example/api/me');
+    const other = createSessions({ secrets: [SECRET], origin: 'https://other-site.example' });
+    const elsewhere = request({ bearer: gameToken, url: 'https://other-site.example/api/me' });
+    assert.equal(await other.get(elsewhere, { allow: ['game'] }), undefined);
+  });
+  it("the audience is the configured origin, whatever Host the request came with (a TLS-ending proxy passes the client's)", async () => {
+    const { setCookie } = await setup().login();
+    assert.match(setCookie!, /^__Host-itch-session=/);
+    const [, payload] = gameToken.split('.');
+    assert.equal(JSON.parse(b64(payload!)).aud, SITE);
+    // The same token is read wherever the proxy says the request went: the site's origin is configuration.
+    assert.ok(await sessions.get(request({ bearer: gameToken, url: 'http://attacker.example/api/me' }), { allow: ['game'] }));
   });
   it('a bad Bearer token is not made up for by a valid cookie', async () => {
     const { cookie } = await setup().login();
@@ -388,19 +399,19 @@ describe('rotation', () => {
     const old = setup();
     const { cookie } = await old.login();
     const { gameToken } = (await old.login(GAME)).body;
-    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET] });
+    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET], origin: SITE });
     assert.ok(await rotated.get(request({ cookie })));
     assert.ok(await rotated.get(request({ bearer: gameToken! }), { allow: ['game'] }));
     assert.equal((await rotated.jwks()).keys.length, 2);
-    const removed = createSessions({ secrets: [OTHER_SECRET] });
+    const removed = createSessions({ secrets: [OTHER_SECRET], origin: SITE });
     assert.equal(await removed.get(request({ cookie })), undefined);
     assert.equal(await removed.get(request({ bearer: gameToken! }), { allow: ['game'] }), undefined);
   });
   it('the first secret makes new sessions', async () => {
     const rotated = setup({ secrets: [OTHER_SECRET, SECRET] });
     const { cookie } = await rotated.login();
-    assert.ok(await createSessions({ secrets: [OTHER_SECRET] }).get(request({ cookie })));
-    assert.equal(await createSessions({ secrets: [SECRET] }).get(request({ cookie })), undefined);
+    assert.ok(await createSessions({ secrets: [OTHER_SECRET], origin: SITE }).get(request({ cookie })));
+    assert.equal(await createSessions({ secrets: [SECRET], origin: SITE }).get(request({ cookie })), undefined);
   });
 });
 

@@ -44,6 +44,7 @@ function setup(options: Partial<TokenHandlerOptions> & FakeItch & { result?: Log
   const logins: LoginContext[] = [];
   const handler = createTokenHandler({
     applicationId: 42,
+    origin: APP,
     fetch: itch.fetch,
     ...options,
     onLogin: (context) => {
@@ -159,7 +160,7 @@ describe('createTokenHandler: refusals', () => {
     await assertError(
       await handler(post(undefined, { Origin: 'https://evil.example' })),
       403,
-      /origin "https:\/\/evil\.example" is not allowed/,
+      /origin "https:\/\/evil\.example" is not this site.s/,
     );
     assert.equal(paths.length + logins.length, 0);
   });

@@ -90,9 +90,3 @@ function decodeOrigin(text: string): string | undefined {
     return undefined;
   }
 }
-
-/** Whether an origin's host is this machine (127.0.0.0/8, ::1, localhost): plain http is then local development. */
-export function isLoopbackOrigin(origin: string): boolean {
-  const host = URL.canParse(origin) ? new URL(origin).hostname : '';
-  return /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === 'localhost' || host.endsWith('.localhost');
-}

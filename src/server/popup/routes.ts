@@ -18,7 +18,8 @@
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
 import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
-import { bindingCookie, clearBindingCookie, isLoopbackOrigin, overflowingBindingCookies, readBinding } from './binding.js';
+import { isLoopbackOrigin } from '../own-origin.js';
+import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
 
@@ -46,6 +47,9 @@ export interface PopupRoutesOptions {
   /** itch.io, where the start page goes on to. */
   baseUrl: string;
   allowedOrigins: ReadonlySet<string> | undefined;
+  /** The application's client id and redirect URI, when the site gave them: the start page starts no other. */
+  clientId: string | undefined;
+  redirectUri: string | undefined;
   verify(token: string): Promise<Verified>;
   logIn(login: PopupLogin, request: Request): Promise<Response>;
 }
@@ -111,8 +115,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
   const seversSoon = () => Promise.race([severs(), new Promise<undefined>((resolve) => setTimeout(resolve, SEVERS_WAIT_MS))]);
 
   /** Whether a page of `origin` may start popup logins here (the site's own, or listed). */
-  const mayOpen = (origin: string, request: Request, own: string | null) =>
-    origin === own || origin === new URL(request.url).origin || allowedOrigins?.has(origin) === true;
+  const mayOpen = (origin: string, own: string) => origin === own || allowedOrigins?.has(origin) === true;
 
   /** The authorization address a start page goes on to: the configured itch.io, nowhere else. */
   const authorizeUrl = (query: URLSearchParams, state: string): string =>
@@ -125,7 +128,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
     }).href;
 
   return {
-    async start(request: Request): Promise<Response> {
+    async start(request: Request, own: string): Promise<Response> {
       const query = new URL(request.url).searchParams;
       const state = query.get('state') ?? '';
       if (!POPUP_STATE.test(state))
@@ -135,13 +138,15 @@ export function popupRoutes(options: PopupRoutesOptions) {
       } catch (error) {
         return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
       }
+      // This page starts logins of the site's application only, when it said which.
+      if (options.clientId !== undefined && query.get('client_id') !== options.clientId)
+        return errorResponse(400, `the popup login's client_id is not this site's (${options.clientId})`);
+      if (options.redirectUri !== undefined && query.get('redirect_uri') !== options.redirectUri)
+        return errorResponse(400, `the popup login's redirect_uri is not this site's (${options.redirectUri})`);
       // The callback page shares the backend's origin: this page sends no one to another app's.
       const callback = new URL(query.get('redirect_uri')!).origin;
-      if (callback !== new URL(request.url).origin && allowedOrigins?.has(callback) !== true) {
-        return errorResponse(
-          400,
-          `the popup login's redirect_uri must be on this site (${new URL(request.url).origin} or allowedOrigins), not ${callback}`,
-        );
+      if (!mayOpen(callback, own)) {
+        return errorResponse(400, `the popup login's redirect_uri must be on this site (${own} or allowedOrigins), not ${callback}`);
       }
       if (severedOpener === 'confirm') {
         // An opener that cannot see its popup learns from this notice to show the code too.
@@ -160,17 +165,16 @@ export function popupRoutes(options: PopupRoutesOptions) {
       });
     },
 
-    async bind(request: Request, body: BindRequest): Promise<Response> {
+    async bind(request: Request, own: string, body: BindRequest): Promise<Response> {
       const origin = request.headers.get('origin');
       const site = request.headers.get('sec-fetch-site');
-      // Only the start page itself binds: a same-origin request (a browser that sends no Fetch
-      // Metadata, on plain http, must then name the request's own origin).
-      const sameOrigin = site === 'same-origin' || (site === null && origin === new URL(request.url).origin);
-      if (origin === null || !sameOrigin || !mayOpen(origin, request, null)) {
+      // Only the start page itself binds: a request from this site's own origin, which the
+      // browser's Fetch Metadata confirms when it sends it.
+      if (origin !== own || (site !== null && site !== 'same-origin')) {
         return errorResponse(403, 'a popup login is bound only by the start page on this origin');
       }
-      const secure = origin.startsWith('https:');
-      if (!secure && !isLoopbackOrigin(origin) && !options.allowHttp) {
+      const secure = own.startsWith('https:');
+      if (!secure && !isLoopbackOrigin(own) && !options.allowHttp) {
         return errorResponse(
           403,
           'popup logins are refused on plain http outside loopback: anyone on the network can plant its cookie. Serve the site over https (or, on a network you trust, set popup.dangerouslyAllowHttp)',
@@ -203,7 +207,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         ]);
       }
 
-      if (!mayOpen(body.opener, request, origin)) {
+      if (!mayOpen(body.opener, own)) {
         return errorResponse(
           403,
           `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`,
@@ -218,16 +222,15 @@ export function popupRoutes(options: PopupRoutesOptions) {
       return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
     },
 
-    async deposit(request: Request, token: string, state: string): Promise<Response> {
-      const origin = request.headers.get('origin');
-      // On https only the __Host- cookie counts: the plain name can be planted by a sibling
-      // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6).
-      const plain = origin !== null && origin.startsWith('http:') && (isLoopbackOrigin(origin) || options.allowHttp);
+    async deposit(request: Request, own: string, token: string, state: string): Promise<Response> {
+      // On an https site only the __Host- cookie counts: the plain name can be planted by a sibling
+      // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6). Which
+      // one is decided by the configured origin, never by the request's headers.
+      const plain = own.startsWith('http:');
       const binding = readBinding(request, state, plain);
       let startedFrom: string | null | undefined;
       if (binding?.kind === 'opener') {
-        const own = origin ?? new URL(request.url).origin;
-        if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, request, own)) startedFrom = binding.opener;
+        if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, own)) startedFrom = binding.opener;
       } else if (binding?.kind === 'code') {
         const kept = await relay.codeBinding(state);
         if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;

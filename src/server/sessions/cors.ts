@@ -31,10 +31,10 @@ export function preflight(request: Request, allowed: ReadonlySet<string>): Respo
 }
 
 /** The answer, readable by the request's origin when it is an allowed one. */
-export function withCors(request: Request, allowed: ReadonlySet<string>, response: Response): Response {
+export function withCors(request: Request, allowed: ReadonlySet<string>, own: string, response: Response): Response {
   const origin = request.headers.get('origin');
   const headers = new Headers(response.headers);
   headers.append('Vary', 'Origin');
-  if (origin !== null && allowed.has(origin) && origin !== new URL(request.url).origin) headers.set('Access-Control-Allow-Origin', origin);
+  if (origin !== null && allowed.has(origin) && origin !== own) headers.set('Access-Control-Allow-Origin', origin);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -4,6 +4,7 @@
  * site's cookie, third-party in their frame) get a signed game token.
  */
 import type { Storage } from 'unstorage';
+import { missingOrigin, ownOrigin } from '../own-origin.js';
 import { parseAllowedOrigins } from '../request-guard.js';
 import type { LoginContext, LoginResult } from '../token-handler/index.js';
 import { preflight, withCors } from './cors.js';
@@ -59,6 +60,15 @@ export interface SessionsOptions {
    * `allowedOrigins`, without the site's own public origin, whose logins must get a cookie).
    */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * This site's public origin as the browser sees it, e.g. `https://example.com` (the token
+   * handler's `origin`): only a login started there gets the site cookie; `__Host-itch-session`
+   * on https, the plain `itch-session` only on an http origin (never issued nor read for an https
+   * one); the same-origin check of unsafe methods; game tokens' `iss` and `aud`. Never taken from
+   * `request.url` or `Host`. Without it, as the token handler: requests on loopback (local
+   * development) take their own address's origin, any other is refused.
+   */
+  origin?: string | undefined;
 }
 
 /** Which credentials a request may be authenticated with. */
@@ -67,17 +77,17 @@ export type SessionCarrier = Session['via'];
 export interface Sessions {
   /**
    * For `createTokenHandler({ onLogin: sessions.onLogin })`. Decides by `context.startedFrom`
-   * alone: a login started from one of `allowedOrigins`, or confirmed by code (`null`), is
-   * answered 200 `{ user, owns?, gameToken }`; any other (the site's own pages) 200
-   * `{ user, owns? }` with a new session cookie.
+   * alone: a login started from the site's own `origin` is answered 200 `{ user, owns? }` with a
+   * new session cookie; one started from one of `allowedOrigins`, or confirmed by code (`null`),
+   * 200 `{ user, owns?, gameToken }` and no cookie; any other is refused (403) and logged.
    */
   onLogin(context: LoginContext): Promise<LoginResult>;
   /**
    * The session of a request, or `undefined`. `allow` says which credentials count: the site
    * cookie (default), game tokens (`Authorization: Bearer`), or both. A cookie does not count on
    * a method other than GET, HEAD or OPTIONS unless the request is same-origin. A game token
-   * counts only on the origin it was issued by (its `aud`, the token handler's request URL origin).
-   * @throws SessionStoreError when the `store` fails.
+   * counts only on the origin it was issued by (its `aud`, the site's `origin`).
+   * @throws SessionStoreError when the `store` fails; TypeError where the site has no `origin` and the request is not on loopback.
    */
   get(request: Request, options?: { allow?: readonly SessionCarrier[] | undefined }): Promise<Session | undefined>;
   /**
@@ -125,6 +135,13 @@ export function createSessions(options: SessionsOptions): Sessions {
   const keepToken = options.keepToken ?? false;
   if (typeof keepToken !== 'boolean') throw new TypeError('keepToken must be a boolean');
   const gameOrigins = parseAllowedOrigins(options.allowedOrigins ?? []);
+  const ownOf = ownOrigin(options.origin);
+  /** The site's origin for this request; refuses (throws) where it is not configured nor loopback. */
+  const own = (request: Request): string => {
+    const origin = ownOf(request);
+    if (origin === undefined) throw new TypeError(missingOrigin('createSessions'));
+    return origin;
+  };
   const revocations = createRevocations(options.store);
 
   // Web Crypto is asynchronous: the keys are derived once, on first use.
@@ -135,13 +152,14 @@ export function createSessions(options: SessionsOptions): Sessions {
 
   const openedCookies = createVerifiedCache<CookieClaims>();
   const cookieClaims = async (request: Request): Promise<CookieClaims | undefined> => {
-    const cookie = readCookie(request);
-    if (cookie === undefined) return undefined;
+    const host = own(request).startsWith('https:');
+    const value = readCookie(request, host);
+    if (value === undefined) return undefined;
     // The cookie's name is part of the key: a __Host- value planted under the plain name is not found.
-    const key = `${cookie.host ? SECURE_COOKIE : PLAIN_COOKIE}=${cookie.value}`;
+    const key = `${host ? SECURE_COOKIE : PLAIN_COOKIE}=${value}`;
     const known = openedCookies.get(key);
     if (known !== undefined) return known;
-    const claims = await openCookie(cookie.value, (await keys()).cookie, { host: cookie.host, maxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    const claims = await openCookie(value, (await keys()).cookie, { host, maxAge, clockTolerance: CLOCK_TOLERANCE_S });
     if (claims !== undefined) openedCookies.set(key, claims);
     return claims;
   };
@@ -150,7 +168,7 @@ export function createSessions(options: SessionsOptions): Sessions {
     const token = readBearer(request);
     if (token === undefined) return undefined;
     // The origin is part of the key: a token is valid only where its `aud` is.
-    const origin = new URL(request.url).origin;
+    const origin = own(request);
     const key = `${origin} ${token}`;
     const known = verifiedTokens.get(key);
     if (known !== undefined) return known;
@@ -170,24 +188,28 @@ export function createSessions(options: SessionsOptions): Sessions {
       const claims = await gameClaims(request);
       return claims === undefined || (await revoked(claims.sid)) ? undefined : sessionOf(claims, 'game');
     }
-    if (!carriers.has('cookie') || !cookieMayCount(request)) return undefined;
+    if (!carriers.has('cookie') || !cookieMayCount(request, own(request))) return undefined;
     const claims = await cookieClaims(request);
     if (claims === undefined || (await revoked(claims.sid))) return undefined;
     return sessionOf(claims, 'cookie', keepToken ? claims.itch_token : undefined);
   };
 
   const onLogin: Sessions['onLogin'] = async ({ user, scopes, token, request, owns, startedFrom }) => {
+    const site = own(request);
     const iat = now();
     const claims: SessionClaims = { sub: String(user.id), iat, exp: 0, sid: newSessionId(), auth_time: iat, scope: scopes.join(' '), user };
     if (owns !== undefined) claims.owns = owns;
     const answer = owns === undefined ? { user } : { user, owns };
 
-    if (startedFrom === null || gameOrigins.has(startedFrom)) {
-      const gameToken = await signGameToken(
-        { ...claims, exp: iat + Math.min(gameTokenMaxAge, maxAge) },
-        new URL(request.url).origin,
-        (await keys()).signing,
-      );
+    if (startedFrom !== site) {
+      // Fails closed: a game token only for the games' origins and a code-confirmed login, no
+      // session at all for a login started anywhere else.
+      if (startedFrom !== null && !gameOrigins.has(startedFrom)) {
+        const why = `a login started from ${startedFrom} gets no session: it is neither this site (${site}) nor in createSessions' allowedOrigins`;
+        console.warn(`itch-oauth-widget: refused (403): ${why}`);
+        return Response.json({ errors: [why] }, { status: 403, headers: { 'Cache-Control': 'no-store' } });
+      }
+      const gameToken = await signGameToken({ ...claims, exp: iat + Math.min(gameTokenMaxAge, maxAge) }, site, (await keys()).signing);
       return Response.json({ ...answer, gameToken }, { headers: { 'Cache-Control': 'no-store' } });
     }
 
@@ -196,7 +218,7 @@ export function createSessions(options: SessionsOptions): Sessions {
       const previous = await cookieClaims(request);
       if (previous !== undefined) await revocations.revoke(previous.sid, previous.exp);
     }
-    const host = startedFrom.startsWith('https:') || new URL(request.url).protocol === 'https:';
+    const host = site.startsWith('https:');
     const sealed: CookieClaims = { ...claims, exp: iat + maxAge, host };
     if (keepToken) sealed.itch_token = token;
     const cookie = sessionCookie(await sealCookie(sealed, (await keys()).cookie), host, maxAge);
@@ -209,12 +231,14 @@ export function createSessions(options: SessionsOptions): Sessions {
   };
 
   const logout: Sessions['logout'] = async (request) => {
+    if (ownOf(request) === undefined) return misconfigured();
     const early = preflight(request, gameOrigins);
     if (early !== undefined) return early;
     if (request.method !== 'POST' && request.method !== 'DELETE') {
       return withCors(
         request,
         gameOrigins,
+        own(request),
         Response.json(
           { errors: [`method ${request.method} not allowed: POST to log out`] },
           { status: 405, headers: { Allow: 'POST, DELETE' } },
@@ -222,30 +246,32 @@ export function createSessions(options: SessionsOptions): Sessions {
       );
     }
     const bearer = request.headers.has('authorization');
-    if (!bearer && !cookieMayCount(request)) return Response.json({ errors: ['cross-site logout refused'] }, { status: 403 });
+    if (!bearer && !cookieMayCount(request, own(request))) return Response.json({ errors: ['cross-site logout refused'] }, { status: 403 });
     const claims = bearer ? await gameClaims(request) : await cookieClaims(request);
     if (claims !== undefined && revocations !== undefined)
       await revocations.revoke(claims.sid, Math.max(claims.exp, claims.auth_time + maxAge));
     const headers = new Headers({ 'Cache-Control': 'no-store' });
-    for (const cookie of clearingCookies()) headers.append('Set-Cookie', cookie);
-    return withCors(request, gameOrigins, new Response(null, { status: 204, headers }));
+    for (const cookie of clearingCookies(own(request))) headers.append('Set-Cookie', cookie);
+    return withCors(request, gameOrigins, own(request), new Response(null, { status: 204, headers }));
   };
 
   const renew: Sessions['renew'] = async (request) => {
+    if (ownOf(request) === undefined) return misconfigured();
     const early = preflight(request, gameOrigins);
     if (early !== undefined) return early;
     const claims = await gameClaims(request);
     const exp = claims === undefined ? 0 : Math.min(now() + gameTokenMaxAge, claims.auth_time + maxAge);
     if (claims === undefined || exp <= now() || (await revoked(claims.sid)))
-      return withCors(request, gameOrigins, unauthorized('a valid game token is required to renew it'));
+      return withCors(request, gameOrigins, own(request), unauthorized('a valid game token is required to renew it'));
     const fresh: SessionClaims = { ...pick(claims), iat: now(), exp };
-    const gameToken = await signGameToken(fresh, new URL(request.url).origin, (await keys()).signing);
-    return withCors(request, gameOrigins, Response.json({ gameToken }, { headers: { 'Cache-Control': 'no-store' } }));
+    const gameToken = await signGameToken(fresh, own(request), (await keys()).signing);
+    return withCors(request, gameOrigins, own(request), Response.json({ gameToken }, { headers: { 'Cache-Control': 'no-store' } }));
   };
 
   const route: Sessions['route'] = ({ allow } = {}, handler) => {
     readAllow(allow ?? ['cookie']);
     return async (request) => {
+      if (ownOf(request) === undefined) return misconfigured();
       const early = preflight(request, gameOrigins);
       if (early !== undefined) return early;
       let session: Session | undefined;
@@ -253,10 +279,10 @@ export function createSessions(options: SessionsOptions): Sessions {
         session = await get(request, { allow });
       } catch (error) {
         if (!(error instanceof SessionStoreError)) throw error;
-        return withCors(request, gameOrigins, Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } }));
+        return withCors(request, gameOrigins, own(request), Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } }));
       }
-      if (session === undefined) return withCors(request, gameOrigins, unauthorized('not signed in'));
-      return withCors(request, gameOrigins, await handler(request, session));
+      if (session === undefined) return withCors(request, gameOrigins, own(request), unauthorized('not signed in'));
+      return withCors(request, gameOrigins, own(request), await handler(request, session));
     };
   };
 
@@ -268,6 +294,13 @@ export function createSessions(options: SessionsOptions): Sessions {
 /** The claims a renewal carries over: the session's, and no other that a verified token may hold (`iss`, `aud`, `jti` are set anew). */
 function pick({ sub, sid, auth_time, scope, user, owns }: Omit<SessionClaims, 'iat' | 'exp'>): Omit<SessionClaims, 'iat' | 'exp'> {
   return owns === undefined ? { sub, sid, auth_time, scope, user } : { sub, sid, auth_time, scope, user, owns };
+}
+
+/** The answer where the site's origin is neither configured nor loopback; the developer reads why in the log. */
+function misconfigured(): Response {
+  const why = missingOrigin('createSessions');
+  console.error(`itch-oauth-widget: ${why}`);
+  return Response.json({ errors: [why] }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
 }
 
 function unauthorized(message: string): Response {

@@ -14,7 +14,11 @@ import { isSessionClaims, type SessionClaims } from './session.js';
  * it (RFC 6265bis section 4.1.3.2).
  */
 export const SECURE_COOKIE = '__Host-itch-session';
-/** On http (local development): browsers refuse `Secure` cookies there, and with it `__Host-`. */
+/**
+ * On an http site (local development): browsers refuse `Secure` cookies there, and with it
+ * `__Host-`. Never issued nor read for an https site, where anyone who can toss a cookie (a
+ * sibling subdomain, another port, a plain-http response) could plant it.
+ */
 export const PLAIN_COOKIE = 'itch-session';
 
 /** What the cookie holds: the session, whether it was set as `__Host-`, and the access token with `keepToken`. */
@@ -73,15 +77,13 @@ export async function openCookie(
   }
 }
 
-/** The session cookie a request carries: the `__Host-` one first; the plain one otherwise. */
-export function readCookie(request: Request): { value: string; host: boolean } | undefined {
+/**
+ * The session cookie a request carries under the one name the site uses: `__Host-itch-session`
+ * on an https site (`host`), `itch-session` on an http one. The other name is never read.
+ */
+export function readCookie(request: Request, host: boolean): string | undefined {
   const header = request.headers.get('cookie');
-  if (header === null) return undefined;
-  const cookies = parseCookies(header);
-  const secure = cookies[SECURE_COOKIE];
-  if (secure !== undefined) return { value: secure, host: true };
-  const plain = cookies[PLAIN_COOKIE];
-  return plain === undefined ? undefined : { value: plain, host: false };
+  return header === null ? undefined : parseCookies(header)[host ? SECURE_COOKIE : PLAIN_COOKIE];
 }
 
 /** The `Set-Cookie` of a new session: `HttpOnly`, `SameSite=Lax`, `Path=/`, `Max-Age`, and `__Host-` + `Secure` on https. */
@@ -91,9 +93,25 @@ export function sessionCookie(value: string, host: boolean, maxAge: number): str
     : serializeCookie(PLAIN_COOKIE, value, { path: '/', httpOnly: true, sameSite: 'Lax', maxAge });
 }
 
-/** The `Set-Cookie`s that remove both cookies (RFC 6265bis section 5.7: `Max-Age=0` expires it at once). */
-export function clearingCookies(): string[] {
-  return [sessionCookie('', true, 0), sessionCookie('', false, 0)];
+/**
+ * The `Set-Cookie`s that remove the site's session cookie and every plain one this response can
+ * reach (RFC 6265bis section 5.7: `Max-Age=0` expires it at once): host-only, and one per
+ * `Domain` the site's host may set (itself and each parent), where a sibling subdomain would
+ * have planted one. A plain cookie on another path, or planted for a parent domain that is a
+ * public suffix, cannot be reached from here; on an https site it is never read either.
+ */
+export function clearingCookies(origin: string): string[] {
+  const { hostname, protocol } = new URL(origin);
+  const host = protocol === 'https:';
+  const cookies = [sessionCookie('', host, 0)];
+  if (host) cookies.push(sessionCookie('', false, 0));
+  const labels = hostname.split('.');
+  if (!/^[\d.]+$|^\[/.test(hostname)) {
+    for (let at = 0; at < labels.length - 1; at++) {
+      cookies.push(serializeCookie(PLAIN_COOKIE, '', { path: '/', domain: labels.slice(at).join('.'), httpOnly: true, sameSite: 'Lax', maxAge: 0 }));
+    }
+  }
+  return cookies;
 }
 
 /** Methods that change nothing (RFC 9110 section 9.2.1): a cookie counts on them whatever the origin. */
@@ -102,18 +120,20 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Whether a cookie may count for this request. `SameSite=Lax` already keeps the cookie off
  * cross-site subrequests, but browsers send it on a cross-site top-level form POST for two minutes
- * after it is set (Chrome's "Lax+POST"), and "same-site" includes sibling subdomains. So on a
- * method that may change something, the request must be same-origin: its `Origin` is the request
- * URL's own, or the browser says `Sec-Fetch-Site: same-origin` (Fetch Metadata, for a server
- * behind a proxy that changes the URL's host). A request with neither header (not a browser's)
- * is refused too: it has no CSRF to fear, but also no reason to carry the cookie without them.
+ * after it is set (Chrome's "Lax+POST"), and "same-site" includes sibling subdomains and, in
+ * some browsers, the site's plain-http twin. So on a method that may change something, the
+ * request must be same-origin: when the browser sends Fetch Metadata, `Sec-Fetch-Site:
+ * same-origin` decides; else its `Origin` must be the site's configured origin (`own`, never
+ * the request URL's, which a proxy or the client sets). A request with neither header (not a
+ * browser's) is refused too: it has no CSRF to fear, but also no reason to carry the cookie.
  *
  * @see https://datatracker.ietf.org/doc/html/draft-ietf-httpbis-rfc6265bis#section-8.8
  * @see https://www.w3.org/TR/fetch-metadata/
  */
-export function cookieMayCount(request: Request): boolean {
+export function cookieMayCount(request: Request, own: string): boolean {
   if (SAFE_METHODS.has(request.method)) return true;
-  if (request.headers.get('sec-fetch-site') === 'same-origin') return true;
+  const site = request.headers.get('sec-fetch-site');
   const origin = request.headers.get('origin');
-  return origin !== null && origin === new URL(request.url).origin;
+  if (site !== null) return site === 'same-origin' && (origin === null || origin === own);
+  return origin === own;
 }

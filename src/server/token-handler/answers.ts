@@ -89,9 +89,9 @@ export function preflightResponse(): Response {
  * Lets a listed origin of another site read the answer (a framed game collecting its popup
  * login). Cookies are not allowed across origins: the app answers such a page with a token.
  */
-export function withCors(request: Request, allowed: ReadonlySet<string> | undefined, response: Response): Response {
+export function withCors(request: Request, own: string, allowed: ReadonlySet<string> | undefined, response: Response): Response {
   const origin = request.headers.get('origin');
-  if (origin === null || allowed?.has(origin) !== true || origin === new URL(request.url).origin) return response;
+  if (origin === null || allowed?.has(origin) !== true || origin === own) return response;
   const headers = new Headers(response.headers);
   headers.set('Access-Control-Allow-Origin', origin);
   headers.append('Vary', 'Origin');

@@ -5,6 +5,7 @@
  */
 import { memoryPopupStore, PopupRelay } from '../popup/relay.js';
 import { popupRoutes } from '../popup/routes.js';
+import { missingOrigin } from '../own-origin.js';
 import type { User } from '../login-schemas.js';
 import type { Owns } from '../ownership.js';
 import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../request-guard.js';
@@ -21,6 +22,9 @@ export { DEFAULT_MAX_BODY_BYTES, type LoginContext, type LoginResult, type Popup
 /**
  * Creates the endpoint the widget POSTs the access token to: `POST` with
  * `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
+ *
+ * Every request is judged against the site's own origin, the `origin` option (see there): without
+ * it only loopback development is served, anything else is refused (500) naming the option.
  *
  * In order: a `GET` with a `state` is a popup's start page (with the `popup` option; see
  * `../popup/routes.ts`), answered before the cross-site check because it is a top-level navigation
@@ -40,7 +44,7 @@ export { DEFAULT_MAX_BODY_BYTES, type LoginContext, type LoginResult, type Popup
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   const settings = readOptions(options);
-  const { allowedOrigins, maxBodyBytes, popup, onError } = settings;
+  const { allowedOrigins, maxBodyBytes, popup, onError, ownOrigin } = settings;
   const verify = createVerify(settings, options);
 
   /** Lets the app make its session, answering the request that will carry it. */
@@ -60,6 +64,8 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
           allowHttp: popup.dangerouslyAllowHttp,
           baseUrl: settings.baseUrl,
           allowedOrigins,
+          clientId: settings.clientId,
+          redirectUri: settings.redirectUri,
           verify,
           logIn: (login, request) =>
             logIn({
@@ -74,12 +80,12 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   const relayOff = (status: number, code?: ItchOAuthErrorCode) =>
     errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, own: string): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
     // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
     if (request.method === 'GET' && new URL(request.url).searchParams.has('state'))
-      return relay === undefined ? relayOff(404) : relay.start(request);
-    const crossSite = crossSiteProblem(request, allowedOrigins);
+      return relay === undefined ? relayOff(404) : relay.start(request, own);
+    const crossSite = crossSiteProblem(request, own, allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
     if (request.method !== 'POST')
@@ -106,17 +112,18 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {
       if (body.kind === 'collect') return await relay.collect(request, body.verifier);
-      if (body.kind === 'bind') return await relay.bind(request, body.bind);
-      return await relay.deposit(request, body.token, body.state);
+      if (body.kind === 'bind') return await relay.bind(request, own, body.bind);
+      return await relay.deposit(request, own, body.token, body.state);
     } catch (error) {
       return storeErrorResponse(error);
     }
   };
 
   return async (request) => {
-    const response = await handle(request);
+    const own = ownOrigin(request);
+    const response = own === undefined ? errorResponse(500, missingOrigin('createTokenHandler')) : await handle(request, own);
     const refusal = refusalOf(response);
     if (refusal !== undefined) onError(refusal);
-    return withCors(request, allowedOrigins, response);
+    return own === undefined ? response : withCors(request, own, allowedOrigins, response);
   };
 }

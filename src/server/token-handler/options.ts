@@ -10,6 +10,7 @@ import { DEFAULT_API_BASE_URL } from '../login-client.js';
 import type { OwnershipOptions, Owns } from '../ownership.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
+import { ownOrigin, type OwnOrigin } from '../own-origin.js';
 import { parseAllowedOrigins } from '../request-guard.js';
 import type { FetchFunction } from '../request.js';
 import type { User } from '../login-schemas.js';
@@ -73,11 +74,29 @@ export interface TokenHandlerOptions {
    */
   applicationId: number;
   /**
-   * Origins, besides the request URL's own, that may call the handler: behind a proxy that
-   * changes the host or scheme, the public origin; for popup mode, the origins of framed games
-   * (e.g. `https://html-classic.itch.zone`), which then collect their login with CORS.
+   * This site's public origin as the browser sees it, e.g. `https://example.com`: what counts as
+   * same-origin, where the popup's start and callback pages are, and (on https) that cookies are
+   * `__Host-`. Required anywhere but local development: it is never taken from `request.url` or
+   * the `Host` header, which a TLS-ending proxy or the client sets. Without it, requests whose
+   * address is on loopback (`127.0.0.1`, `localhost`) take that address's origin, and any other
+   * request is refused (500, naming this option).
+   */
+  origin?: string | undefined;
+  /**
+   * Origins, besides `origin`, that may call the handler: for popup mode, the origins of framed
+   * games (e.g. `https://html-classic.itch.zone`), which then collect their login with CORS.
    */
   allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Your OAuth application's client id: with it, the popup's start page starts logins for this
+   * application only (another `client_id` is refused, 400). Default: any.
+   */
+  clientId?: string | undefined;
+  /**
+   * Your OAuth application's registered redirect URI (the callback page): with it, the popup's
+   * start page sends itch.io this one only. Default: any on `origin` or `allowedOrigins`.
+   */
+  redirectUri?: string | undefined;
   /** The `fetch` to reach itch.io with. Default: the global one. */
   fetch?: FetchFunction | undefined;
   /** Largest accepted request body in bytes. Default 4096. */
@@ -152,7 +171,11 @@ export interface HandlerSettings {
   apiBaseUrl: string;
   requiredScopes: string[];
   applicationId: number;
+  /** The server's own origin for a request (see own-origin.ts). */
+  ownOrigin: OwnOrigin;
   allowedOrigins: ReadonlySet<string> | undefined;
+  clientId: string | undefined;
+  redirectUri: string | undefined;
   maxBodyBytes: number;
   popup: PopupSettings | undefined;
   onError: (refusal: Refusal) => void;
@@ -175,6 +198,11 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
   const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
   const requiredScopes = parseScopes([...parseScopes(options.requiredScopes ?? []), 'profile:me']);
   const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
+  const origin = ownOrigin(options.origin);
+  const { clientId, redirectUri } = options;
+  if (clientId !== undefined && (typeof clientId !== 'string' || clientId === '')) throw new TypeError('clientId must be a non-empty string');
+  if (redirectUri !== undefined && (typeof redirectUri !== 'string' || !URL.canParse(redirectUri)))
+    throw new TypeError('redirectUri must be an absolute URL, the redirect URI registered for your OAuth application');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
   const { applicationId } = options;
@@ -191,7 +219,20 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
     ((refusal: Refusal) =>
       console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
   if (typeof onError !== 'function') throw new TypeError('onError must be a function');
-  return { onLogin: options.onLogin, baseUrl, apiBaseUrl, requiredScopes, applicationId, allowedOrigins, maxBodyBytes, popup, onError };
+  return {
+    onLogin: options.onLogin,
+    baseUrl,
+    apiBaseUrl,
+    requiredScopes,
+    applicationId,
+    ownOrigin: origin,
+    allowedOrigins,
+    clientId,
+    redirectUri,
+    maxBodyBytes,
+    popup,
+    onError,
+  };
 }
 
 /** What `popup` asks for, with its defaults, or `undefined` when the relay is off. */

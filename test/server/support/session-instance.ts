@@ -14,12 +14,13 @@ const store =
     : createStorage({
         driver: redisDriver({ host: '127.0.0.1', port: Number(env['REDIS_PORT']), base: 'itch-instances', maxRetriesPerRequest: 0 }),
       });
-const sessions = createSessions({ secrets: [env['SESSION_SECRET']!], store });
+// The site's public origin (a proxy's, as browsers see it), never the loopback address this listens on.
+const sessions = createSessions({ secrets: [env['SESSION_SECRET']!], store, origin: env['SITE'] });
 const handleToken = createTokenHandler({
   applicationId: Number(env['APPLICATION_ID']),
   baseUrl: env['ITCH_URL'],
   apiBaseUrl: env['ITCH_API_URL'],
-  allowedOrigins: [env['SITE']!],
+  origin: env['SITE'],
   onLogin: sessions.onLogin,
 });
 
