@@ -224,8 +224,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       baseUrl,
       apiBaseUrl,
       applicationId: itch === undefined ? emulatorClient.id : itch.applicationId,
-      // Behind a tunnel, the token comes from the public origin of the redirect URI.
-      allowedOrigins: publicRedirect === undefined ? undefined : [publicRedirect.origin, `http://127.0.0.1:${port}`],
+      // Behind a tunnel, the site is the public origin of the redirect URI (never the Host the
+      // tunnel passes on); on loopback, its own address.
+      origin: publicRedirect?.origin,
       avatars: itch !== undefined,
       vault,
       severedOpener: options.severedOpener,

@@ -52,8 +52,11 @@ export interface DemoBackendOptions {
   apiBaseUrl: string;
   /** The OAuth application's id: tokens issued to any other application are refused. */
   applicationId: number;
-  /** Origins that may POST the token, when the public origin differs from the request's own. */
-  allowedOrigins?: readonly string[] | undefined;
+  /**
+   * The site's public origin behind a tunnel (e.g. `https://abc.trycloudflare.com`). Without it the
+   * demo is on loopback, whose own address is its origin.
+   */
+  origin?: string | undefined;
   /**
    * Pass the players' itch.io avatar addresses on to the pages. Off with the emulator, whose
    * avatar addresses point nowhere (the pages show a monogram instead of a failed image).
@@ -93,6 +96,7 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     secrets: options.sessionSecrets ?? [randomBytes(32).toString('base64url')],
     // Logins started by the framed game get a game token, never the site's cookie.
     allowedOrigins: gameOrigin === undefined ? [] : [gameOrigin],
+    origin: options.origin,
     // Revocations in memory: "Log out" ends the session on the server too, not only in the
     // browser that asked (a copy of the cookie is then refused). A restart forgets them.
     store: createStorage(),
@@ -117,7 +121,8 @@ export function createDemoBackend(options: DemoBackendOptions): Hono {
     apiBaseUrl: options.apiBaseUrl,
     applicationId: options.applicationId,
     popup: { severedOpener: options.severedOpener ?? 'confirm' },
-    allowedOrigins: [...(options.allowedOrigins ?? []), ...(gameOrigin === undefined ? [] : [gameOrigin])],
+    origin: options.origin,
+    allowedOrigins: gameOrigin === undefined ? [] : [gameOrigin],
     // Checked once per login with itch.io, the developer's key staying here on the server.
     ownership: vault === undefined ? undefined : { gameIds: [vault.gameId], apiKey: vault.apiKey, require: vault.requireOwnership },
     // Where the browser proved the login started decides the session, never a header of this

@@ -22,13 +22,13 @@ const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${P
 if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
 /** 32 random bytes, base64. */
 const randomSecret = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
-const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomSecret()] });
+const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomSecret()], origin: PUBLIC_ORIGIN });
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
-  allowedOrigins: [PUBLIC_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme
+  origin: PUBLIC_ORIGIN, // this site, as browsers see it: never taken from the request's Host
   popup: true, // the login button's mode="popup"
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });

@@ -33,13 +33,15 @@ if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a rand
 const sessions = createSessions({
   secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')],
   allowedOrigins: [GAME_ORIGIN], // logins the game started get a game token, not the cookie; its API calls get CORS
+  origin: PUBLIC_ORIGIN, // logins started here get the cookie; never taken from the request's Host
 });
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
-  allowedOrigins: [PUBLIC_ORIGIN, GAME_ORIGIN],
+  origin: PUBLIC_ORIGIN, // this site, as browsers see it, even behind a proxy that ends TLS
+  allowedOrigins: [GAME_ORIGIN],
   popup: true, // the game's login is a popup
   // Asked of itch.io once per login; the answer is `owns: { [GAME_ID]: true | false }`, kept in
   // the game token, which this server signs: the game cannot change it.

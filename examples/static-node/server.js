@@ -34,13 +34,16 @@ if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a rand
 const sessions = createSessions({
   secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')],
   allowedOrigins: [GAME_ORIGIN], // logins the game started get a game token, not the cookie; its API calls get CORS
+  origin: PUBLIC_ORIGIN, // logins started here get the cookie (__Host- on https); never taken from the request's Host
 });
 
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
-  allowedOrigins: [PUBLIC_ORIGIN, GAME_ORIGIN], // the Origin browsers send when a proxy changes the host or scheme; the game's
+  origin: PUBLIC_ORIGIN, // this site, as browsers see it, even behind a proxy that ends TLS
+  allowedOrigins: [GAME_ORIGIN], // the framed game's popup logins
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only
   popup: true, // the login button's mode="popup"
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });

@@ -6,12 +6,12 @@
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
 export function createBackend({ baseUrl, applicationId, publicOrigin, sessionSecret }) {
-  const sessions = createSessions({ secrets: [sessionSecret] });
+  const sessions = createSessions({ secrets: [sessionSecret], origin: publicOrigin });
   const handleToken = createTokenHandler({
     applicationId, // refuses tokens itch.io issued to another application
     baseUrl,
     apiBaseUrl: baseUrl === 'https://itch.io' ? 'https://api.itch.io' : `${baseUrl}/api`,
-    allowedOrigins: [publicOrigin], // the Origin browsers send when a proxy changes the host or scheme
+    origin: publicOrigin, // this site, as browsers see it: never taken from the request's Host
     popup: true, // the login button's mode="popup"
     onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
   });

@@ -25,6 +25,7 @@ const sessionsOf = (env) =>
   (sessions ??= createSessions({
     secrets: [env.SESSION_SECRET],
     allowedOrigins: [new URL(env.GAME_ORIGIN).origin], // the game's logins get a game token, its API calls CORS
+    origin: new URL(env.PUBLIC_ORIGIN).origin, // logins started here get the cookie; never taken from the request
   }));
 
 // The game's API: `route` answers the game origin's CORS preflights and calls the handler only with
@@ -78,14 +79,15 @@ export default {
 export class TokenEndpoint extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
-    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): the handler accepts its Origin,
-    // and a login started from an https origin gets a Secure __Host- cookie.
+    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): what counts as same-origin,
+    // and on https the Secure __Host- cookie. Never taken from the request's address.
     const publicOrigin = new URL(env.PUBLIC_ORIGIN).origin;
     this.handleToken = createTokenHandler({
       applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
       baseUrl: env.ITCH_BASE_URL,
       apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
-      allowedOrigins: [publicOrigin, new URL(env.GAME_ORIGIN).origin], // the Origin browsers send, should a proxy change the host or scheme; the game's
+      origin: publicOrigin,
+      allowedOrigins: [new URL(env.GAME_ORIGIN).origin], // the framed game's popup logins
       popup: true, // the login button's mode="popup"
       store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
       onLogin: sessionsOf(env).onLogin, // the session cookie (HttpOnly, SameSite=Lax); nothing stored
