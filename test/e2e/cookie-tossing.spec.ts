@@ -31,7 +31,7 @@ import { getRequestListener } from '@hono/node-server';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createTokenHandler, type LoginContext } from '../../src/server/index.js';
+import { createSessions, createTokenHandler, type LoginContext, type Sessions } from '../../src/server/index.js';
 import { requireBrowser } from '../../scripts/find-browser.mjs';
 
 /** What <itch-oauth-callback> says for state_mismatch (src/elements/itch-oauth-callback.ts). */
@@ -75,6 +75,8 @@ interface World {
   /** Another https port of the app's host (https://app.test:<port>). */
   otherPort: string;
   deposits: Deposit[];
+  /** The app's sessions (origin: the app's https origin), at /me and /logout. */
+  sessions: Sessions;
   /** What the handler asked itch.io (its `fetch`). */
   itchCalls: string[];
   refusals: string[];
@@ -144,7 +146,8 @@ async function startWorld(): Promise<World> {
         return send(res, 404, 'text/plain', 'not built: run npm run build');
       }
     }
-    if (path === '/auth/itch') return void tokenListener(req, res);
+    if (path === '/auth/itch' || path === '/me' || path === '/logout') return void tokenListener(req, res);
+    if (path === '/account.html') return send(res, 200, 'text/html', '<!doctype html><html lang="en"><title>Account</title><h1>Account</h1>');
     if (path === '/callback.html') {
       return send(
         res,
@@ -190,7 +193,7 @@ for (const type of ['itch-login-success', 'itch-login-error']) {
     apiBaseUrl: emulator.apiUrl,
     applicationId: client.id,
     popup: true,
-    allowedOrigins: [w.app],
+    origin: w.app,
     fetch: (input, init) => {
       w.itchCalls.push(input);
       return fetch(input, init);
@@ -198,7 +201,14 @@ for (const type of ['itch-login-success', 'itch-login-error']) {
     onError: (refusal) => void w.refusals.push(`${refusal.status} ${refusal.code ?? ''} ${refusal.message}`),
     onLogin: (login) => void w.logins.push(login),
   });
+  w.sessions = createSessions({ secrets: ['cookie-tossing-test-secret-0123456789abcdef'], origin: w.app });
   handleToken = async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/logout') return w.sessions.logout(request);
+    if (pathname === '/me') {
+      const session = await w.sessions.get(request);
+      return session === undefined ? new Response(null, { status: 401 }) : Response.json({ id: session.user.id });
+    }
     const text = request.method === 'POST' ? await request.clone().text() : '';
     const response = await tokenHandler(request);
     let body: { access_token?: unknown; state?: unknown } = {};
@@ -436,6 +446,33 @@ for (const plant of PLANTS) {
       .toEqual([]);
   });
 }
+
+test("a session cookie tossed from a sibling subdomain under the plain name counts for nothing on the https site, and logout removes it", async ({
+  page,
+  context,
+}) => {
+  // A validly sealed plain session, as an http deployment of the same secret seals it (which is
+  // what an attacker could once make the https site mint behind a TLS-ending proxy).
+  const plainSite = createSessions({ secrets: ['cookie-tossing-test-secret-0123456789abcdef'], origin: 'http://127.0.0.1:3000' });
+  const minted = (await plainSite.onLogin({
+    user: { id: 66, username: 'mallory', url: 'https://mallory.itch.io' } as LoginContext['user'],
+    scopes: ['profile:me'],
+    token: 'unused',
+    startedFrom: 'http://127.0.0.1:3000',
+    request: new Request('http://127.0.0.1:3000/auth/itch'),
+  })) as { headers: HeadersInit };
+  const value = new Headers(minted.headers).get('set-cookie')!.split(';')[0]!.slice('itch-session='.length);
+  await page.goto(`${world.sibling}/plant?${new URLSearchParams({ cookie: `itch-session=${value}; Domain=app.test; Path=/; Secure; SameSite=Lax` })}`);
+  const jar = async () => (await context.cookies(`${world.app}/`)).map((cookie) => `${cookie.name}@${cookie.domain}`);
+  expect(await jar(), 'the plant reached the jar for the app').toContain('itch-session@.app.test');
+
+  await page.goto(`${world.app}/account.html`);
+  const me = await page.evaluate(async () => (await fetch('/me')).status);
+  expect(me, 'the https site reads no plain cookie').toBe(401);
+  const logout = await page.evaluate(async () => (await fetch('/logout', { method: 'POST' })).status);
+  expect(logout).toBe(204);
+  expect(await jar(), 'logout removed the planted cookie').not.toContain('itch-session@.app.test');
+});
 
 test("the control: a real popup login with the package's button on the https app completes with its __Host- cookie", async ({
   page,
