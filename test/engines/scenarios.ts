@@ -701,3 +701,4 @@ const hostileOpener: Scenario = {
  */
 export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];
 SCENARIOS.push(...(await import('./scenarios-a11y.js')).A11Y_SCENARIOS);
+SCENARIOS.push(...(await import('./scenarios-markup.js')).MARKUP_SCENARIOS);
