@@ -54,7 +54,8 @@ process.once('message', async (work: Work) => {
     baseUrl: work.url,
     apiBaseUrl: work.apiUrl,
     applicationId: C.clients.demo.id,
-    onLogin: work.sessions ? createSessions({ secrets: ['bench secret of at least thirty-two characters'] }).onLogin : handWritten,
+    origin,
+    onLogin: work.sessions ? createSessions({ secrets: ['bench secret of at least thirty-two characters'], origin }).onLogin : handWritten,
   });
 
   let failures = 0;

@@ -31,7 +31,7 @@ const user = {
 
 /** Every figure of createSessions, measured in this process one after the other. */
 export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBytes: number; gameTokenBytes: number }> {
-  const sessions = createSessions({ secrets: ['bench secret of at least thirty-two characters'], allowedOrigins: [GAME] });
+  const sessions = createSessions({ secrets: ['bench secret of at least thirty-two characters'], allowedOrigins: [GAME], origin: SITE });
   const context = (startedFrom: string | null): LoginContext => ({
     user,
     scopes: ['profile:me'],

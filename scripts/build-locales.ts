@@ -10,5 +10,8 @@ mkdirSync('dist/locales', { recursive: true });
 for (const locale of LOCALES) {
   if (locale === 'en') continue;
   const { widget } = (await import(`../src/i18n/locales/${locale}.ts`)) as { widget: Record<string, string> };
-  writeFileSync(`dist/locales/${locale}.js`, `Object.getOwnPropertyDescriptor(Document.prototype,"currentScript").get.call(document).m=${JSON.stringify(widget)};\n`);
+  writeFileSync(
+    `dist/locales/${locale}.js`,
+    `Object.getOwnPropertyDescriptor(Document.prototype,"currentScript").get.call(document).m=${JSON.stringify(widget)};\n`,
+  );
 }

@@ -34,7 +34,9 @@ export interface CaptureOptions {
  * does not need.)
  */
 export const currentScript = (): HTMLScriptElement | null =>
-  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null }).__lookupGetter__('currentScript').call(document);
+  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null })
+    .__lookupGetter__('currentScript')
+    .call(document);
 
 /**
  * What the capture writes after its own script: its view (`<output>` is a status region) and

@@ -55,12 +55,9 @@ function defaultCaptureSource(): string {
 export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCapturePlugin {
   const pages = new Set([options.callback].flat().map((page) => `/${page.replace(/^\//, '')}`));
   const source = options.captureSource ?? defaultCaptureSource();
-  const attrs: Record<string, string | boolean> = {
-    'data-backend': options.backend,
-    'data-no-redirect': options.noRedirect === true,
-    // An absolute backend is the app's own configuration: another origin (https) is what it asked for.
-    'data-cross-origin': /^https:\/\//.test(options.backend),
-  };
+  const attrs: Record<string, string | boolean> = { 'data-backend': options.backend, 'data-no-redirect': options.noRedirect === true };
+  // An absolute https backend is the app's own configuration: another origin is what it asked for.
+  if (/^https:\/\//.test(options.backend)) attrs['data-cross-origin'] = true;
   if (options.pending !== undefined) attrs['data-pending'] = options.pending;
   const tags: HtmlTagDescriptor[] = [{ tag: 'script', attrs, children: source, injectTo: 'head-prepend' }];
   if (options.pendingStyle !== undefined) tags.unshift({ tag: 'style', children: options.pendingStyle, injectTo: 'head-prepend' });

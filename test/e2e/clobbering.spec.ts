@@ -99,4 +99,3 @@ test('the capture on a page whose planted element is named prerendering still de
   await page.waitForURL(`${site.url}/return.html?from=login`);
   expect(site.backendCalls).toHaveLength(1);
 });
-

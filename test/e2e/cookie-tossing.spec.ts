@@ -147,7 +147,8 @@ async function startWorld(): Promise<World> {
       }
     }
     if (path === '/auth/itch' || path === '/me' || path === '/logout') return void tokenListener(req, res);
-    if (path === '/account.html') return send(res, 200, 'text/html', '<!doctype html><html lang="en"><title>Account</title><h1>Account</h1>');
+    if (path === '/account.html')
+      return send(res, 200, 'text/html', '<!doctype html><html lang="en"><title>Account</title><h1>Account</h1>');
     if (path === '/callback.html') {
       return send(
         res,
@@ -447,7 +448,7 @@ for (const plant of PLANTS) {
   });
 }
 
-test("a session cookie tossed from a sibling subdomain under the plain name counts for nothing on the https site, and logout removes it", async ({
+test('a session cookie tossed from a sibling subdomain under the plain name counts for nothing on the https site, and logout removes it', async ({
   page,
   context,
 }) => {
@@ -462,7 +463,9 @@ test("a session cookie tossed from a sibling subdomain under the plain name coun
     request: new Request('http://127.0.0.1:3000/auth/itch'),
   })) as { headers: HeadersInit };
   const value = new Headers(minted.headers).get('set-cookie')!.split(';')[0]!.slice('itch-session='.length);
-  await page.goto(`${world.sibling}/plant?${new URLSearchParams({ cookie: `itch-session=${value}; Domain=app.test; Path=/; Secure; SameSite=Lax` })}`);
+  await page.goto(
+    `${world.sibling}/plant?${new URLSearchParams({ cookie: `itch-session=${value}; Domain=app.test; Path=/; Secure; SameSite=Lax` })}`,
+  );
   const jar = async () => (await context.cookies(`${world.app}/`)).map((cookie) => `${cookie.name}@${cookie.domain}`);
   expect(await jar(), 'the plant reached the jar for the app').toContain('itch-session@.app.test');
 

@@ -22,7 +22,8 @@ const GAME = 'https://html-classic.itch.zone';
 const OTHER_FRAME = 'https://portal.example';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`) return Response.json({ errors: ['invalid key'] }, { status: 401 });
+  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
+    return Response.json({ errors: ['invalid key'] }, { status: 401 });
   if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
   if (url.endsWith('/profile')) return Response.json({ user });
   return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
@@ -105,10 +106,20 @@ after(async () => {
 });
 
 /** A request through the proxy, as curl sends it: any Host, any header. */
-function curl(path: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+function curl(
+  path: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
   return new Promise<Answer>((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port: proxyPort, path, method, headers: { Host: `site.test:${proxyPort}`, ...headers }, rejectUnauthorized: false },
+      {
+        host: '127.0.0.1',
+        port: proxyPort,
+        path,
+        method,
+        headers: { Host: `site.test:${proxyPort}`, ...headers },
+        rejectUnauthorized: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -122,7 +133,11 @@ function curl(path: string, { method = 'GET', headers = {}, body }: { method?: s
 
 /** The token POSTed with these headers. */
 const login = (headers: Record<string, string>) =>
-  curl('/auth/itch', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ access_token: TOKEN }) });
+  curl('/auth/itch', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify({ access_token: TOKEN }),
+  });
 
 const cookieNames = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((line) => line.split('=', 1)[0]);
 
@@ -203,8 +218,14 @@ describe('behind a TLS-ending proxy that passes Host through', () => {
     assert.equal(answer.status, 204);
     const lines = answer.headers['set-cookie']!;
     assert.ok(lines.some((line) => /^__Host-itch-session=;.*Max-Age=0/.test(line)));
-    assert.ok(lines.some((line) => /^itch-session=;.*Max-Age=0/.test(line) && !/Domain/.test(line)), 'host-only');
-    assert.ok(lines.some((line) => /^itch-session=;.*Domain=site\.test/.test(line) && /Max-Age=0/.test(line)), 'Domain=site.test');
+    assert.ok(
+      lines.some((line) => /^itch-session=;.*Max-Age=0/.test(line) && !/Domain/.test(line)),
+      'host-only',
+    );
+    assert.ok(
+      lines.some((line) => /^itch-session=;.*Domain=site\.test/.test(line) && /Max-Age=0/.test(line)),
+      'Domain=site.test',
+    );
     assert.deepEqual(
       clearingCookies('https://play.games.example.com').map((line) => /Domain=([^;]+)/.exec(line)?.[1] ?? 'host-only'),
       ['host-only', 'host-only', 'play.games.example.com', 'games.example.com', 'example.com'],

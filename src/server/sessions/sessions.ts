@@ -4,7 +4,9 @@
  * site's cookie, third-party in their frame) get a signed game token.
  */
 import type { Storage } from 'unstorage';
-import { missingOrigin, ownOrigin } from '../own-origin.js';
+import { ownOrigin } from '../own-origin.js';
+import { misconfigured, noOrigin, unauthorized } from './refusals.js';
+import { readAllow, seconds } from './checks.js';
 import { parseAllowedOrigins } from '../request-guard.js';
 import type { LoginContext, LoginResult } from '../token-handler/index.js';
 import { preflight, withCors } from './cors.js';
@@ -61,12 +63,10 @@ export interface SessionsOptions {
    */
   allowedOrigins?: readonly string[] | undefined;
   /**
-   * This site's public origin as the browser sees it, e.g. `https://example.com` (the token
-   * handler's `origin`): only a login started there gets the site cookie; `__Host-itch-session`
-   * on https, the plain `itch-session` only on an http origin (never issued nor read for an https
-   * one); the same-origin check of unsafe methods; game tokens' `iss` and `aud`. Never taken from
-   * `request.url` or `Host`. Without it, as the token handler: requests on loopback (local
-   * development) take their own address's origin, any other is refused.
+   * This site's public origin as the browser sees it, e.g. `https://example.com` (as the token
+   * handler's): only a login started there gets the cookie, `__Host-` on https (the plain name
+   * only on http); the same-origin check of unsafe methods; game tokens' `iss` and `aud`. Never
+   * from `request.url` or `Host`; without it, only loopback requests are served.
    */
   origin?: string | undefined;
 }
@@ -136,12 +136,8 @@ export function createSessions(options: SessionsOptions): Sessions {
   if (typeof keepToken !== 'boolean') throw new TypeError('keepToken must be a boolean');
   const gameOrigins = parseAllowedOrigins(options.allowedOrigins ?? []);
   const ownOf = ownOrigin(options.origin);
-  /** The site's origin for this request; refuses (throws) where it is not configured nor loopback. */
-  const own = (request: Request): string => {
-    const origin = ownOf(request);
-    if (origin === undefined) throw new TypeError(missingOrigin('createSessions'));
-    return origin;
-  };
+  /** The site's origin for this request; throws where it is neither configured nor loopback. */
+  const own = (request: Request): string => ownOf(request) ?? noOrigin();
   const revocations = createRevocations(options.store);
 
   // Web Crypto is asynchronous: the keys are derived once, on first use.
@@ -279,7 +275,12 @@ export function createSessions(options: SessionsOptions): Sessions {
         session = await get(request, { allow });
       } catch (error) {
         if (!(error instanceof SessionStoreError)) throw error;
-        return withCors(request, gameOrigins, own(request), Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } }));
+        return withCors(
+          request,
+          gameOrigins,
+          own(request),
+          Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } }),
+        );
       }
       if (session === undefined) return withCors(request, gameOrigins, own(request), unauthorized('not signed in'));
       return withCors(request, gameOrigins, own(request), await handler(request, session));
@@ -294,28 +295,4 @@ export function createSessions(options: SessionsOptions): Sessions {
 /** The claims a renewal carries over: the session's, and no other that a verified token may hold (`iss`, `aud`, `jti` are set anew). */
 function pick({ sub, sid, auth_time, scope, user, owns }: Omit<SessionClaims, 'iat' | 'exp'>): Omit<SessionClaims, 'iat' | 'exp'> {
   return owns === undefined ? { sub, sid, auth_time, scope, user } : { sub, sid, auth_time, scope, user, owns };
-}
-
-/** The answer where the site's origin is neither configured nor loopback; the developer reads why in the log. */
-function misconfigured(): Response {
-  const why = missingOrigin('createSessions');
-  console.error(`itch-oauth-widget: ${why}`);
-  return Response.json({ errors: [why] }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
-}
-
-function unauthorized(message: string): Response {
-  // RFC 6750 section 3: a 401 names the scheme it wants.
-  return Response.json({ errors: [message] }, { status: 401, headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' } });
-}
-
-function readAllow(allow: readonly SessionCarrier[]): ReadonlySet<SessionCarrier> {
-  if (!Array.isArray(allow) || allow.some((carrier) => carrier !== 'cookie' && carrier !== 'game')) {
-    throw new TypeError('allow must be a list of "cookie" and "game"');
-  }
-  return new Set(allow);
-}
-
-function seconds(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive whole number of seconds`);
-  return value;
 }

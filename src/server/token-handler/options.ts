@@ -200,7 +200,8 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
   const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
   const origin = ownOrigin(options.origin);
   const { clientId, redirectUri } = options;
-  if (clientId !== undefined && (typeof clientId !== 'string' || clientId === '')) throw new TypeError('clientId must be a non-empty string');
+  if (clientId !== undefined && (typeof clientId !== 'string' || clientId === ''))
+    throw new TypeError('clientId must be a non-empty string');
   if (redirectUri !== undefined && (typeof redirectUri !== 'string' || !URL.canParse(redirectUri)))
     throw new TypeError('redirectUri must be an absolute URL, the redirect URI registered for your OAuth application');
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
