@@ -13,21 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { getRequestListener } from '@hono/node-server';
-import { createSessions, createTokenHandler, type FetchFunction, type Sessions } from '../../src/server/index.js';
+import { createSessions, createTokenHandler, type Sessions } from '../../src/server/index.js';
 import { clearingCookies } from '../../src/server/sessions/site-cookie.js';
+import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const SECRET = 'correct horse battery staple, 32+ characters long';
 const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const GAME = 'https://html-classic.itch.zone';
 const OTHER_FRAME = 'https://portal.example';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
-const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
-    return Response.json({ errors: ['invalid key'] }, { status: 401 });
-  if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
-  if (url.endsWith('/profile')) return Response.json({ user });
-  return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
-};
+const fakeItch = fakeItchFor(TOKEN, user);
 
 interface Answer {
   status: number;

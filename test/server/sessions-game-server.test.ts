@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
-import { createSessions, createTokenHandler, type FetchFunction, type SessionsOptions } from '../../src/server/index.js';
+import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
+import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const GAME = 'https://html-classic.itch.zone';
 const SECRET = 'the site of the game server test, 32+ characters';
@@ -19,13 +20,7 @@ const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1001, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 const gameServerScript = fileURLToPath(new URL('../../examples/game-server/server.js', import.meta.url));
 
-const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
-    return Response.json({ errors: ['invalid key'] }, { status: 401 });
-  if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
-  if (url.endsWith('/profile')) return Response.json({ user });
-  return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
-};
+const fakeItch = fakeItchFor(TOKEN, user);
 
 /** A login on `site` started from `from` (the game by default): the game token, or the cookie's value for the site's own pages. */
 async function login(

@@ -8,15 +8,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import * as jose from 'jose';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import {
-  createSessions,
-  createTokenHandler,
-  type FetchFunction,
-  type Session,
-  type Sessions,
-  type SessionsOptions,
-} from '../../src/server/index.js';
+import { createSessions, createTokenHandler, type Session, type Sessions, type SessionsOptions } from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
+import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const SITE = 'https://game.example';
 const GAME = 'https://html-classic.itch.zone';
@@ -26,13 +20,7 @@ const OTHER_SECRET = 'another deployment entirely, also 32+ characters';
 const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 
-const fakeItch: FetchFunction = async (url, init) => {
-  if (new Headers(init.headers).get('authorization') !== `Bearer ${TOKEN}`)
-    return Response.json({ errors: ['invalid key'] }, { status: 401 });
-  if (url.endsWith('/credentials/info')) return Response.json({ type: 'key', scopes: ['profile:me'], oauth_application_id: 42 });
-  if (url.endsWith('/profile')) return Response.json({ user });
-  return Response.json({ errors: ['invalid api endpoint'] }, { status: 404 });
-};
+const fakeItch = fakeItchFor(TOKEN, user);
 
 /** Sessions and the token handler that logs in with them, on `site`. */
 function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
