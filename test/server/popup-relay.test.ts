@@ -602,6 +602,17 @@ describe('popup relay: what an attacker cannot get', () => {
     assert.deepEqual(await attempt({ popup: { dangerouslyAllowHttp: true } }), { bind: 200, deposit: 202, message: undefined });
   });
 
+  it('on a plain-http site that is not loopback, a binding cookie the attacker computed and planted deposits nothing', async () => {
+    const LAN = 'http://game.lan:8080';
+    const { handler, logins } = handlerWith({ origin: LAN, allowedOrigins: [] });
+    const { state, binding } = await pair();
+    // No bind could have set it (refused on such a site): anyone on the network can plant it.
+    const planted = `itch-oauth-popup-${state.slice(2, 14)}=o.${binding}.${Buffer.from(LAN).toString('base64url')}`;
+    const deposit = await handler(post({ access_token: token(), state }, LAN, null, { Cookie: planted }, `${LAN}/auth/itch`));
+    assert.equal(deposit.status, 403);
+    assert.equal(logins.length, 0);
+  });
+
   it('a login started by a framed game reaches onLogin with startedFrom the game, whoever collects it and with whatever Origin', async () => {
     const { handler, logins, refusals } = secureHandler();
     const { verifier, state, binding } = await pair();

@@ -226,7 +226,9 @@ export function popupRoutes(options: PopupRoutesOptions) {
       // On an https site only the __Host- cookie counts: the plain name can be planted by a sibling
       // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6). Which
       // one is decided by the configured origin, never by the request's headers.
-      const plain = own.startsWith('http:');
+      // On plain http, only where popup logins are allowed at all (loopback, or dangerouslyAllowHttp):
+      // anywhere else a binding cookie can only have been planted.
+      const plain = own.startsWith('http:') && (isLoopbackOrigin(own) || options.allowHttp);
       const binding = readBinding(request, state, plain);
       let startedFrom: string | null | undefined;
       if (binding?.kind === 'opener') {
