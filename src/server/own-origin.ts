@@ -8,7 +8,9 @@
  * request could choose the scheme (and with it the cookie's name) and the host it is judged by.
  * Without `origin`, only a request on a loopback address (local development) is served: its own
  * URL's origin is then taken, as a browser on this machine sees it. Anywhere else the server
- * does not guess; it refuses, naming the option.
+ * does not guess; it refuses, naming the option. That address comes from the request's `Host`,
+ * so a client can name a loopback one: the fallback is for a machine no one else reaches, and
+ * the first request it serves says so in the log.
  */
 
 /** Whether an origin's host is this machine (127.0.0.0/8, ::1, localhost): plain http is then local development. */
@@ -36,14 +38,24 @@ export function parseOrigin(value: unknown, option: string): string {
 export type OwnOrigin = (request: Request) => string | undefined;
 
 /** The {@link OwnOrigin} of a configured `origin` (checked), or of local development without one. */
-export function ownOrigin(configured: unknown, option = 'origin'): OwnOrigin {
+export function ownOrigin(configured: unknown, factory: string): OwnOrigin {
   if (configured !== undefined) {
-    const origin = parseOrigin(configured, option);
+    const origin = parseOrigin(configured, 'origin');
     return () => origin;
   }
+  let warned = false;
   return (request) => {
     const { origin } = new URL(request.url);
-    return isLoopbackOrigin(origin) ? origin : undefined;
+    if (!isLoopbackOrigin(origin)) return undefined;
+    // "Loopback" is what the request's address says, which the client's Host header makes: a
+    // deployment others can reach must not rely on it. Said once, where the developer looks.
+    if (!warned) {
+      warned = true;
+      console.warn(
+        `itch-oauth-widget: ${factory} has no origin option: serving ${origin} as local development. Set origin in any deployment others can reach.`,
+      );
+    }
+    return origin;
   };
 }
 

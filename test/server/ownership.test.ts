@@ -45,6 +45,7 @@ function setup(ownership: TokenHandlerOptions['ownership'], options: Partial<Tok
     baseUrl: emulator.url,
     apiBaseUrl: emulator.apiUrl,
     applicationId: C.clients.demo.id,
+    origin: APP,
     fetch: itch.fetch,
     ownership,
     ...options,

@@ -135,7 +135,7 @@ export function createSessions(options: SessionsOptions): Sessions {
   const keepToken = options.keepToken ?? false;
   if (typeof keepToken !== 'boolean') throw new TypeError('keepToken must be a boolean');
   const gameOrigins = parseAllowedOrigins(options.allowedOrigins ?? []);
-  const ownOf = ownOrigin(options.origin);
+  const ownOf = ownOrigin(options.origin, 'createSessions');
   /** The site's origin for this request; throws where it is neither configured nor loopback. */
   const own = (request: Request): string => ownOf(request) ?? noOrigin();
   const revocations = createRevocations(options.store);

@@ -198,7 +198,7 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
   const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
   const requiredScopes = parseScopes([...parseScopes(options.requiredScopes ?? []), 'profile:me']);
   const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
-  const origin = ownOrigin(options.origin);
+  const origin = ownOrigin(options.origin, 'createTokenHandler');
   const { clientId, redirectUri } = options;
   if (clientId !== undefined && (typeof clientId !== 'string' || clientId === ''))
     throw new TypeError('clientId must be a non-empty string');
