@@ -115,6 +115,7 @@ fetch('/engines/unity/Plugins/WebGL/ItchLogin.jslib').then((response) => respons
   new Function('mergeInto', 'LibraryManager', source)(mergeInto, LibraryManager);
   const build = {};
   for (const [name, fn] of Object.entries(LibraryManager.library)) {
+    if (typeof fn !== 'function') continue; // (name__sig: its signature, for Emscripten)
     build['_' + name] = new Function('UTF8ToString', 'lengthBytesUTF8', '_malloc', 'stringToUTF8', 'SendMessage', 'return ' + fn.toString())(
       UTF8ToString, lengthBytesUTF8, _malloc, stringToUTF8, SendMessage);
   }
