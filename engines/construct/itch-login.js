@@ -7,47 +7,67 @@
 //   ItchLoginFailed(code, message)
 // Import it in a script (e.g. importsForEvents.js: `import * as ItchLogin from './itch-login.js';`)
 // and call ItchLogin.login(runtime, {...}) from an "On clicked"/"On touched" event's script action.
+//
+// Every name from outside this file is written as a string (obj["name"]): Construct's export with
+// "Minify script: Advanced" renames every property written as obj.name, which would break the
+// names the bridge, the runtime and the JSON use
+// (https://www.construct.net/en/make-games/manuals/construct-3/scripting/guides/script-minification).
 
 const pending = new Map();
 
+/** Calls an event sheet's function; one missing or failing logs why, instead of vanishing. */
+function callEventFunction(runtime, name, ...params) {
+  const fail = (error) => console.error(`ItchLogin: the event sheet function "${name}" is missing or failed`, error);
+  try {
+    const returned = runtime['callFunction'](name, ...params);
+    // (An async function, or a runtime that answers with a promise: its rejection is logged too.)
+    if (returned != null && typeof returned['then'] === 'function') returned['then'](undefined, fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
 /** The bridge's callback: the outcome goes to the event sheet of the login's runtime. */
-globalThis.ItchLoginConstruct = {
-  settled(resultJson) {
+globalThis['ItchLoginConstruct'] = {
+  ['settled'](resultJson) {
     const result = JSON.parse(resultJson);
-    const login = pending.get(result.id);
-    pending.delete(result.id);
+    const login = pending.get(result['id']);
+    pending.delete(result['id']);
     if (login === undefined) return;
-    const { runtime, functions } = login;
-    if (!result.ok) {
-      runtime.callFunction(functions.failed, String(result.code), String(result.message));
+    const { runtime, succeeded, failed } = login;
+    if (!result['ok']) {
+      callEventFunction(runtime, failed, String(result['code']), String(result['message']));
       return;
     }
-    const response = result.response ?? {};
-    const user = response.user ?? {};
-    runtime.callFunction(
-      functions.succeeded,
-      JSON.stringify(result.response ?? null),
-      Number(user.id ?? 0),
-      String(user.display_name || user.username || ''),
-      JSON.stringify(response.owns ?? {}),
+    const response = result['response'] ?? {};
+    const user = response['user'] ?? {};
+    callEventFunction(
+      runtime,
+      succeeded,
+      JSON.stringify(result['response'] ?? null),
+      Number(user['id'] ?? 0),
+      String(user['display_name'] || user['username'] || ''),
+      JSON.stringify(response['owns'] ?? {}),
     );
   },
 };
 
 /**
- * Starts a login; returns its id. `options` are login()'s: clientId, redirectUri, backend, scope,
- * baseUrl, mode. `functions` renames the event sheet's functions.
+ * Starts a login; returns its id. `options` are login()'s, with their names in quotes:
+ * "clientId", "redirectUri", "backend", "scope", "baseUrl", "mode". `functions` renames the event
+ * sheet's functions: { "succeeded": …, "failed": … }.
  */
 export function login(runtime, options, functions = {}) {
-  const id = globalThis.ItchOAuth.bridge.login(JSON.stringify(options), 'ItchLoginConstruct.settled');
+  const id = globalThis['ItchOAuth']['bridge']['login'](JSON.stringify(options), 'ItchLoginConstruct.settled');
   pending.set(id, {
     runtime,
-    functions: { succeeded: functions.succeeded ?? 'ItchLoginSucceeded', failed: functions.failed ?? 'ItchLoginFailed' },
+    succeeded: functions['succeeded'] ?? 'ItchLoginSucceeded',
+    failed: functions['failed'] ?? 'ItchLoginFailed',
   });
   return id;
 }
 
 /** Cancels a login: ItchLoginFailed receives "aborted". */
 export function cancel(id) {
-  return globalThis.ItchOAuth.bridge.cancel(String(id));
+  return globalThis['ItchOAuth']['bridge']['cancel'](String(id));
 }

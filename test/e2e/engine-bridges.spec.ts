@@ -17,102 +17,20 @@
 // Playwright's Chromium runs with --disable-popup-blocking: these tests are about what the engine
 // receives, not about activation (the engine matrix, test/engines, drives browsers with the popup
 // blocker on). The game's own buttons are clicked, as a player would.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
 import { expect, test, type Page } from '@playwright/test';
-import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { createSessions, createTokenHandler } from '../../src/server/index.js';
+import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
+import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { send } from './support/site.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-interface World {
-  emulator: RunningEmulator;
-  /** The site: callback page and token endpoint (`localhost`). */
-  app: string;
-  /** The game's origin (`127.0.0.2`, as html-classic.itch.zone is to the site). */
-  game: string;
-  close(): Promise<void>;
-}
-
-async function listen(server: Server, host: string, name = host): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return `http://${name}:${(server.address() as AddressInfo).port}`;
-}
-
-/** Files of the package: the built script-tag files and the engines' halves. */
-function file(path: string): string | undefined {
-  if (!/^\/(dist\/[\w.-]+\.js|engines\/[\w/.-]+\.(js|jslib))$/.test(path) || path.includes('..')) return undefined;
-  try {
-    return readFileSync(`${root}${path.slice(1)}`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-async function startWorld(): Promise<World> {
-  const emulator = await startEmulator();
-  const client = C.clients.demo;
-  const world = { emulator } as World;
-  let handleToken: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
-  const tokenListener = getRequestListener((request) => handleToken(request));
-  const serveFile = (path: string, res: Parameters<typeof send>[0]): boolean => {
-    const body = file(path);
-    if (body === undefined) return false;
-    send(res, 200, 'text/javascript', body);
-    return true;
-  };
-  const app = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (serveFile(path, res)) return;
-    if (path === '/auth/itch') return void tokenListener(req, res);
-    if (path === '/callback.html') {
-      return send(
-        res,
-        200,
-        'text/html',
-        `<!doctype html><html lang="en"><head><script src="/dist/itch-oauth-capture.iife.js" data-backend="/auth/itch"></script>
-<meta charset="utf-8"><title>Callback</title><script src="/dist/itch-oauth.iife.js"></script></head>
-<body><itch-oauth-callback></itch-oauth-callback></body></html>`,
-      );
-    }
-    send(res, 404, 'text/plain', 'not found');
-  });
-  const game = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (serveFile(url.pathname, res)) return;
+async function startWorld(): Promise<EngineWorld> {
+  let options: object = {};
+  const world = await startEngineWorld((url, _req, res) => {
     const engine = ENGINES.find((name) => url.pathname === `/${name}.html`);
-    if (engine === undefined) return send(res, 404, 'text/plain', 'not found');
-    const options = {
-      clientId: client.clientId,
-      redirectUri: `${world.app}/callback.html`,
-      baseUrl: emulator.url,
-      backend: `${world.app}/auth/itch`,
-      mode: 'popup',
-    };
+    if (engine === undefined) return false;
     send(res, 200, 'text/html', gamePage(engine, options));
+    return true;
   });
-  world.app = await listen(app, '127.0.0.1', 'localhost');
-  world.game = await listen(game, '127.0.0.2');
-  emulator.addRedirectUri(client.clientId, `${world.app}/callback.html`);
-  const sessions = createSessions({ secrets: ['engine-bridges-test-secret-0123456789abcdef'], allowedOrigins: [world.game] });
-  handleToken = createTokenHandler({
-    baseUrl: emulator.url,
-    apiBaseUrl: emulator.apiUrl,
-    applicationId: client.id,
-    popup: true,
-    allowedOrigins: [world.game],
-    ownership: { gameIds: [C.games.starfallKeep], apiKey: C.apiKeys.developer },
-    onLogin: sessions.onLogin,
-  });
-  world.close = async () => {
-    for (const server of [app, game]) server.closeAllConnections();
-    await Promise.all([app, game].map((server) => new Promise((resolve) => server.close(resolve))));
-    await emulator.close();
-  };
+  options = world.options;
   return world;
 }
 
@@ -197,6 +115,7 @@ fetch('/engines/unity/Plugins/WebGL/ItchLogin.jslib').then((response) => respons
   new Function('mergeInto', 'LibraryManager', source)(mergeInto, LibraryManager);
   const build = {};
   for (const [name, fn] of Object.entries(LibraryManager.library)) {
+    if (typeof fn !== 'function') continue; // (name__sig: its signature, for Emscripten)
     build['_' + name] = new Function('UTF8ToString', 'lengthBytesUTF8', '_malloc', 'stringToUTF8', 'SendMessage', 'return ' + fn.toString())(
       UTF8ToString, lengthBytesUTF8, _malloc, stringToUTF8, SendMessage);
   }
@@ -308,7 +227,7 @@ document.getElementById('loop').onclick = () => { wanted = true; };
 // Each test waits on the emulator's page and a popup login on a machine that may be busy.
 test.describe.configure({ timeout: 60_000 });
 
-let world: World;
+let world: EngineWorld;
 test.beforeAll(async () => {
   world = await startWorld();
 });

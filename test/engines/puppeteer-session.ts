@@ -1,11 +1,21 @@
 // Chromium (CDP) and Firefox (WebDriver BiDi) through puppeteer-core: one browser per run, a
 // fresh browser context (its own cookies and storage) per session.
-import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Frame, type LaunchOptions, type Page } from 'puppeteer-core';
 import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
 import { callExpression } from './source.js';
 
 /** The project's Chromium flags (as in playwright.config.ts). */
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * Chromium as a player has it: puppeteer adds `--disable-popup-blocking` to its default flags
+ * (https://pptr.dev/api/puppeteer.launchoptions, `ignoreDefaultArgs`; the list is puppeteer's
+ * ChromeLauncher `defaultArgs`), which would let a `window.open` without a user activation
+ * through. Left out, the popup blocker is on, as in Firefox below.
+ */
+export function chromiumLaunchOptions(executablePath: string): LaunchOptions {
+  return { browser: 'chrome', executablePath, headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-popup-blocking'] };
+}
 
 /**
  * Firefox as a player has it: automation turns off the popup blocker and cookie partitioning
@@ -159,7 +169,7 @@ class PuppeteerSession implements Session {
 export async function launchPuppeteerEngine(name: 'chromium' | 'firefox', executablePath: string): Promise<Engine> {
   const browser: Browser =
     name === 'chromium'
-      ? await puppeteer.launch({ browser: 'chrome', executablePath, headless: true, args: CHROMIUM_ARGS })
+      ? await puppeteer.launch(chromiumLaunchOptions(executablePath))
       : await puppeteer.launch({ browser: 'firefox', executablePath, headless: true, extraPrefsFirefox: FIREFOX_DEFAULTS });
   const version = await browser.version();
   return {

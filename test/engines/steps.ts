@@ -25,3 +25,12 @@ export async function approveOnConsentPage(session: Session, emulatorUrl: string
   await session.select('#user', String(userId));
   await session.click('button[value="approve"]');
 }
+
+/**
+ * A page that calls `window.open` while it loads, with no click, and says in its title whether the
+ * browser `allowed` or `blocked` it: the popup blocker's control. (Not a script of the driver's:
+ * puppeteer runs those with a user activation.)
+ */
+export const POPUP_BLOCKER_PROBE = `data:text/html,${encodeURIComponent(
+  "<title>opening</title><script>var w = window.open('about:blank'); document.title = w ? 'allowed' : 'blocked'; if (w) w.close();</script>",
+)}`;

@@ -1,7 +1,8 @@
 // engines/unity: ItchLogin.cs and the example ItchLoginButton.cs compile with Mono's C# compiler
 // (Debian's mono-mcs) against a stub of the UnityEngine types they use, for the WebGL build (UNITY_WEBGL: the [DllImport("__Internal")]
-// functions) and for the editor; and the functions it imports are those ItchLogin.jslib defines.
-// Unity itself cannot run here. Without mcs the compilation is skipped, unless CI=true.
+// functions) and for the editor; the editor's build runs under Mono (Harness.cs); and the functions
+// it imports are those ItchLogin.jslib defines. Unity itself cannot run here. Without mcs and mono
+// these are skipped, unless CI=true.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,9 +16,10 @@ const script = file('engines/unity/Scripts/ItchLogin.cs');
 const example = file('engines/unity/Scripts/ItchLoginButton.cs');
 const jslib = file('engines/unity/Plugins/WebGL/ItchLogin.jslib');
 const stub = file('test/scripts/fixtures/unity-stub/UnityEngine.cs');
+const harness = file('test/scripts/fixtures/unity-stub/Harness.cs');
 
-const hasMcs = spawnSync('mcs', ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = hasMcs || process.env.CI === 'true' ? false : 'mcs is missing: apt-get install mono-mcs (CI=true fails instead)';
+const hasMcs = spawnSync('mcs', ['--version'], { encoding: 'utf8' }).status === 0 && spawnSync('mono', ['--version']).status === 0;
+const skip = hasMcs || process.env.CI === 'true' ? false : 'mcs or mono is missing: apt-get install mono-mcs (CI=true fails instead)';
 const out = mkdtempSync(join(tmpdir(), 'itch-login-cs-'));
 after(() => rmSync(out, { recursive: true, force: true }));
 
@@ -38,6 +40,16 @@ function compile(defines: string[]): { status: number | null; output: string } {
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+/** Builds ItchLogin.cs for the editor with Harness.cs, runs it under Mono, and returns its lines. */
+function runInEditor(): string[] {
+  const exe = join(out, 'harness.exe');
+  const build = spawnSync('mcs', ['-warnaserror', `-out:${exe}`, stub, script, harness], { encoding: 'utf8' });
+  assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+  const run = spawnSync('mono', [exe], { encoding: 'utf8' });
+  assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+  return run.stdout.trim().split('\n');
+}
+
 describe('engines/unity ItchLogin.cs', () => {
   it('compiles for a WebGL build, without a warning', { skip }, () => {
     const { status, output } = compile(['UNITY_WEBGL']);
@@ -47,6 +59,19 @@ describe('engines/unity ItchLogin.cs', () => {
   it('compiles in the editor (no WebGL), without a warning', { skip }, () => {
     const { status, output } = compile([]);
     assert.equal(status, 0, output);
+  });
+
+  it('outside a WebGL build, Login answers onError("config_invalid") and throws nothing out of the click', { skip }, () => {
+    assert.equal(runInEditor()[0], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only');
+  });
+
+  it('marks what only SendMessage and JsonUtility reach [Preserve], against High stripping', { skip }, () => {
+    assert.deepEqual(runInEditor().slice(1), [
+      'method OnItchLoginSuccess preserved: True',
+      'method OnItchLoginError preserved: True',
+      'class Options preserved: True',
+      'class Failure preserved: True',
+    ]);
   });
 
   it('imports exactly the functions ItchLogin.jslib defines', () => {

@@ -41,10 +41,17 @@ function M.final()
 	end
 end
 
---- Starts a login from a click; callback(self, result) runs once with its outcome. Returns the id.
+--- Starts a login from a click; callback(self, result) runs once with its outcome, with the self of
+--- the script that called init() (jstodef hands its listeners that script's self), or nil when the
+--- login could not start. Returns the id, or nil.
 function M.login(options, callback)
 	if not html5 or not jstodef then
 		callback(nil, { ok = false, code = "config_invalid", message = "itch_login works in an HTML5 build with jstodef" })
+		return nil
+	end
+	-- Without the page's half, html5.run would answer the JavaScript error's text as the id.
+	if html5.run("typeof window.ItchLoginDefold") ~= "object" then
+		callback(nil, { ok = false, code = "config_invalid", message = "ItchLoginDefold is missing: load itch_login.js in the HTML template" })
 		return nil
 	end
 	-- JSON is a JavaScript expression: the options reach the page as data, never as code.

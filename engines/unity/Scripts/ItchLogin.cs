@@ -8,6 +8,7 @@ using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using UnityEngine;
+using UnityEngine.Scripting;
 
 public class ItchLogin : MonoBehaviour
 {
@@ -23,15 +24,21 @@ public class ItchLogin : MonoBehaviour
     public string baseUrl = "";
 
 #if UNITY_WEBGL && !UNITY_EDITOR
+    private static readonly bool inWebGLBuild = true;
+
     [DllImport("__Internal")]
     private static extern string ItchLogin_Login(string optionsJson, string gameObject);
 
     [DllImport("__Internal")]
     private static extern int ItchLogin_Cancel(string id);
 #else
+    // In the editor and other builds Login answers config_invalid through onError: nothing is
+    // thrown out of the player's click.
+    private static readonly bool inWebGLBuild = false;
+
     private static string ItchLogin_Login(string optionsJson, string gameObject)
     {
-        throw new PlatformNotSupportedException("ItchLogin works in a WebGL build only");
+        return "";
     }
 
     private static int ItchLogin_Cancel(string id)
@@ -46,7 +53,10 @@ public class ItchLogin : MonoBehaviour
     private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>> waiting =
         new Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>>();
 
-    [Serializable]
+    // [Preserve]: Unity's code stripping keeps what it sees used
+    // (https://docs.unity3d.com/Manual/managed-code-stripping-preserving.html); these are reached
+    // only by JsonUtility and, for the two On… methods, by name through SendMessage.
+    [Serializable, Preserve]
     private class Options
     {
         public string clientId;
@@ -59,7 +69,7 @@ public class ItchLogin : MonoBehaviour
 
     // Filled in by JsonUtility.FromJson, which the compiler does not see.
 #pragma warning disable 0649
-    [Serializable]
+    [Serializable, Preserve]
     private class Failure
     {
         public string id;
@@ -82,6 +92,11 @@ public class ItchLogin : MonoBehaviour
     /// </summary>
     public static string Login(Action<string> onSuccess, Action<string, string> onError)
     {
+        if (!inWebGLBuild)
+        {
+            onError("config_invalid", "ItchLogin works in a WebGL build only");
+            return "";
+        }
         if (instance == null)
         {
             onError("config_invalid", "no ItchLogin component in the scene");
@@ -106,11 +121,10 @@ public class ItchLogin : MonoBehaviour
             backend = backend,
             scope = scope,
             mode = "popup",
-            baseUrl = string.IsNullOrEmpty(baseUrl) ? null : baseUrl,
+            baseUrl = baseUrl,
         };
+        // (JsonUtility writes an unset field as ""; ItchLogin.jslib leaves those out.)
         string json = JsonUtility.ToJson(options);
-        // JsonUtility writes a null string as "": the bridge would take "" as a base URL.
-        if (options.baseUrl == null) json = json.Replace(",\"baseUrl\":\"\"", "");
         // The jslib answers only after this returns (the bridge settles later): the id is known by then.
         string id = ItchLogin_Login(json, gameObject.name);
         waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(onSuccess, onError);
@@ -119,6 +133,7 @@ public class ItchLogin : MonoBehaviour
 
     // Called by ItchLogin.jslib through SendMessage, with the login's id, a line break, and your
     // token endpoint's JSON answer (SendMessage passes one string).
+    [Preserve]
     private void OnItchLoginSuccess(string idAndResponse)
     {
         int newline = idAndResponse.IndexOf('\n');
@@ -129,6 +144,7 @@ public class ItchLogin : MonoBehaviour
     }
 
     // Called by ItchLogin.jslib through SendMessage, with {"id":"…","code":"…","message":"…"}.
+    [Preserve]
     private void OnItchLoginError(string failureJson)
     {
         Failure failure = JsonUtility.FromJson<Failure>(failureJson);

@@ -40,8 +40,7 @@ func login() -> String:
 	if not OS.has_feature("web"):
 		login_failed.emit("config_invalid", "ItchLogin works in a web export only")
 		return ""
-	# Untyped: a JavaScriptObject finds its JavaScript methods when they are called.
-	var itch = JavaScriptBridge.get_interface("ItchLoginGodot")
+	var itch = _interface()
 	if itch == null:
 		login_failed.emit("config_invalid", "ItchLoginGodot is missing: load itch_login.js in the export's Head Include")
 		return ""
@@ -55,9 +54,18 @@ func login() -> String:
 
 ## Cancels a login: its popup closes and [signal login_failed] says "aborted".
 func cancel(id: String) -> void:
-	var itch = JavaScriptBridge.get_interface("ItchLoginGodot")
+	var itch = _interface()
 	if itch != null:
 		itch.cancel(id)
+
+
+# The page's ItchLoginGodot (itch_login.js), or null when the page lacks it. Untyped: a
+# JavaScriptObject finds its JavaScript methods when they are called. get_interface() logs an engine
+# error for a name the page does not have, so JavaScript is asked first.
+func _interface():
+	if not OS.has_feature("web") or JavaScriptBridge.eval("typeof window.ItchLoginGodot", true) != "object":
+		return null
+	return JavaScriptBridge.get_interface("ItchLoginGodot")
 
 
 func _settled(args: Array) -> void:

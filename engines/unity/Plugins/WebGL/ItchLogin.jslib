@@ -11,6 +11,14 @@ mergeInto(LibraryManager.library, {
   ItchLogin_Login: function (optionsJson, gameObject) {
     var options = UTF8ToString(optionsJson);
     var target = UTF8ToString(gameObject);
+    // JsonUtility writes every field, an unset one as "": the bridge takes only the ones set
+    // (an empty baseUrl would be taken as an address). Text that is not JSON goes on as it is, and
+    // the bridge answers config_invalid.
+    try {
+      var parsed = JSON.parse(options);
+      for (var key in parsed) if (parsed[key] === '') delete parsed[key];
+      options = JSON.stringify(parsed);
+    } catch (error) {}
     var relay = (window.ItchLoginUnity = window.ItchLoginUnity || {
       targets: {},
       settled: function (resultJson) {
@@ -34,9 +42,14 @@ mergeInto(LibraryManager.library, {
     stringToUTF8(id, buffer, size);
     return buffer;
   },
+  // Its signature (https://emscripten.org/docs/porting/connecting_cpp_and_javascript/Interacting-with-code.html):
+  // p a pointer (a char*), i an int. With it, Emscripten's 64-bit builds (Unity 6.6's WebAssembly
+  // 64) hand the function pointers as numbers.
+  ItchLogin_Login__sig: 'ppp',
 
   // Cancels a login: OnItchLoginError receives "aborted". Returns 1 when a login had that id.
   ItchLogin_Cancel: function (id) {
     return ItchOAuth.bridge.cancel(UTF8ToString(id)) ? 1 : 0;
   },
+  ItchLogin_Cancel__sig: 'ip',
 });

@@ -1,0 +1,125 @@
+// engines/construct: itch-login.js and on-login-clicked.js after a minifier that renames
+// properties, as Construct's export with "Minify script: Advanced" does (Closure Compiler's
+// advanced mode renames every property written obj.name, never one written obj["name"]): esbuild
+// joins the two as Construct's project does, terser renames the properties (mangle.properties,
+// keep_quoted "strict": quoted names kept, https://terser.org/docs/options/#mangle-properties-options),
+// and the result runs in Node under stand-ins of ItchOAuth.bridge and runtime.callFunction.
+// Construct's runtime itself cannot run here.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { minify } from 'terser';
+
+const construct = fileURLToPath(new URL('../../engines/construct/', import.meta.url));
+
+/** The drop-in as an event sheet's script action uses it, with the property names renamed. */
+async function minified(): Promise<string> {
+  const joined = await build({
+    stdin: {
+      // importsForEvents.js imports the module; the action's `runtime` is the event's.
+      contents: `import * as ItchLogin from './itch-login.js';\nconst runtime = globalThis['testRuntime'];\n${readFileSync(`${construct}on-login-clicked.js`, 'utf8')}`,
+      resolveDir: construct,
+    },
+    bundle: true,
+    format: 'iife',
+    write: false,
+  });
+  const result = await minify(joined.outputFiles[0]!.text, {
+    mangle: { properties: { keep_quoted: 'strict' } },
+    compress: true,
+  });
+  return result.code!;
+}
+
+interface Run {
+  options: Record<string, unknown>;
+  calls: unknown[][];
+  errors: string[];
+}
+
+/** Runs the minified drop-in: its login settles with `result`; the runtime's callFunction is `callFunction`. */
+async function run(result: object, callFunction?: (name: string, ...params: unknown[]) => unknown): Promise<Run> {
+  const code = await minified();
+  const seen: Run = { options: {}, calls: [], errors: [] };
+  const scope = globalThis as Record<string, unknown>;
+  const errorBefore = console.error;
+  console.error = (...args: unknown[]) => void seen.errors.push(args.map(String).join(' '));
+  try {
+    scope['ItchOAuth'] = {
+      bridge: {
+        login(optionsJson: string, callbackName: string) {
+          seen.options = JSON.parse(optionsJson) as Record<string, unknown>;
+          const [object, method] = callbackName.split('.') as [string, string];
+          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
+          return '1';
+        },
+      },
+    };
+    scope['testRuntime'] = {
+      callFunction: (name: string, ...params: unknown[]) => {
+        seen.calls.push([name, ...params]);
+        return callFunction?.(name, ...params);
+      },
+    };
+    new Function(code)();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return seen;
+  } finally {
+    console.error = errorBefore;
+    delete scope['ItchOAuth'];
+    delete scope['testRuntime'];
+    delete scope['ItchLoginConstruct'];
+  }
+}
+
+describe('engines/construct after property renaming', () => {
+  it('renames the properties written obj.name (the control: the minifier does what Advanced mode does)', async () => {
+    const code = await minified();
+    // The drop-in's own record of a login: its key renamed, the quoted name it reads kept.
+    const record = /[{,](\w+):\w+\.succeeded\?\?"ItchLoginSucceeded"/.exec(code);
+    assert.ok(record, code);
+    assert.notEqual(record[1], 'succeeded');
+  });
+
+  it('passes the options under their own names, and the answer reaches ItchLoginSucceeded whole', async () => {
+    const seen = await run({
+      ok: true,
+      response: { user: { id: 1002, username: 'mossy', display_name: 'Mossy Pine' }, owns: { 2001: true } },
+    });
+    assert.deepEqual(seen.options, {
+      clientId: 'YOUR_CLIENT_ID',
+      redirectUri: 'https://mygame.example/callback.html',
+      backend: 'https://mygame.example/auth/itch',
+      mode: 'popup',
+    });
+    assert.deepEqual(seen.calls, [
+      [
+        'ItchLoginSucceeded',
+        '{"user":{"id":1002,"username":"mossy","display_name":"Mossy Pine"},"owns":{"2001":true}}',
+        1002,
+        'Mossy Pine',
+        '{"2001":true}',
+      ],
+    ]);
+    assert.deepEqual(seen.errors, []);
+  });
+
+  it('a failure reaches ItchLoginFailed with its code and message', async () => {
+    const seen = await run({ ok: false, code: 'popup_closed', message: 'The popup was closed.' });
+    assert.deepEqual(seen.calls, [['ItchLoginFailed', 'popup_closed', 'The popup was closed.']]);
+  });
+
+  it('an event sheet function that is missing (callFunction throws, or rejects) is logged, not lost', async () => {
+    const thrown = await run({ ok: false, code: 'aborted', message: 'x' }, () => {
+      throw new Error('no function ItchLoginFailed');
+    });
+    assert.match(
+      thrown.errors.join('\n'),
+      /ItchLogin: the event sheet function "ItchLoginFailed" is missing or failed.*no function ItchLoginFailed/,
+    );
+    const rejected = await run({ ok: false, code: 'aborted', message: 'x' }, () => Promise.reject(new Error('rejected')));
+    assert.match(rejected.errors.join('\n'), /"ItchLoginFailed" is missing or failed.*rejected/);
+  });
+});
