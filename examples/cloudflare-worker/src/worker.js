@@ -1,5 +1,5 @@
 // "Log in with itch.io" on Cloudflare Workers: the pages and the widget's script files are static
-// assets (copy-widget.mjs puts the scripts in public/), the token endpoint (/auth/itch) runs inside one Durable Object,
+// assets (`npx itch-oauth-widget assets public`, wrangler's build command, puts the scripts in public/), the token endpoint (/auth/itch) runs inside one Durable Object,
 // and the Worker itself reads (/me) and ends (/logout) the sessions: cookies createSessions
 // encrypts with SESSION_SECRET, which any instance opens without asking anyone. The framed game
 // (public/game/, served for GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone)
