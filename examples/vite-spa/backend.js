@@ -6,9 +6,10 @@
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
 export function createBackend({ baseUrl, applicationId, publicOrigin, sessionSecret }) {
-  const sessions = createSessions({ secrets: [sessionSecret] });
+  const sessions = createSessions({ secrets: [sessionSecret], origin: publicOrigin });
   const handleToken = createTokenHandler({
     applicationId, // refuses tokens itch.io issued to another application
+    origin: publicOrigin,
     baseUrl,
     apiBaseUrl: baseUrl === 'https://itch.io' ? 'https://api.itch.io' : `${baseUrl}/api`,
     allowedOrigins: [publicOrigin], // the Origin browsers send when a proxy changes the host or scheme
