@@ -105,6 +105,7 @@ export default defineConfig(({ mode }): UserConfig => {
           vite: 'src/vite/index.ts',
           desktop: 'src/desktop/index.ts',
           phaser: 'src/phaser/index.ts',
+          cloudflare: 'src/cloudflare/index.ts',
         },
         formats: ['es'],
       },

@@ -7,6 +7,10 @@ export { ItchOAuthCallback, ERROR_MESSAGES } from './elements/itch-oauth-callbac
 export type { ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail } from './elements/events.js';
 // Programmatic login (the button's behaviour, from code): also `ItchOAuth.login` in the script-tag file.
 export { login, type LoginOptions, type LoginResult } from './core/login.js';
+// The token endpoint's answer with createSessions: `response` of login() and of itch-login-success.
+export type { LoginAnswer } from './core/login-answer.js';
+// A framed game's login, kept, renewed and sent to its site (also `ItchOAuth.gameSession` in the script-tag files).
+export { gameSession, type GameSession, type GameSessionOptions } from './core/game-session.js';
 // The elements' words: overrides and added languages (also `ItchOAuth.setMessages` in the script-tag file).
 export { setMessages } from './i18n/messages.js';
 export type { WidgetMessages } from './i18n/catalogue.js';

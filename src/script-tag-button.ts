@@ -9,5 +9,6 @@ import { ItchLoginButton } from './elements/itch-login-button.js';
 if (!customElements.get('itch-login-button')) customElements.define('itch-login-button', ItchLoginButton);
 
 export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
+export { gameSession } from './core/game-session.js';
 // The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
 export { setMessages } from './i18n/messages.js';

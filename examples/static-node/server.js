@@ -59,8 +59,9 @@ const pages = {
 const scripts = {
   '/itch-oauth.iife.js': widget('itch-oauth.iife.js'),
   '/itch-oauth-capture.iife.js': widget('itch-oauth-capture.iife.js'),
+  '/itch-oauth-button.iife.js': widget('itch-oauth-button.iife.js'), // the framed game's: login() and gameSession()
 };
-// The full script file's languages other than English: it loads them from locales/ beside itself.
+// The script files' languages other than English: they load them from locales/ beside themselves.
 const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 

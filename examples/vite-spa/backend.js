@@ -9,6 +9,7 @@ export function createBackend({ baseUrl, applicationId, publicOrigin, sessionSec
   const sessions = createSessions({ secrets: [sessionSecret], origin: publicOrigin });
   const handleToken = createTokenHandler({
     applicationId, // refuses tokens itch.io issued to another application
+    origin: publicOrigin,
     baseUrl,
     apiBaseUrl: baseUrl === 'https://itch.io' ? 'https://api.itch.io' : `${baseUrl}/api`,
     origin: publicOrigin, // this site, as browsers see it: never taken from the request's Host

@@ -1,10 +1,11 @@
 // The bridge: login() for game engines, whose JavaScript interfaces pass strings and call back by
 // name (a Unity .jslib, Godot's JavaScriptBridge, GameMaker and Defold extensions, Construct
 // scripts). Nothing here knows an engine: engines/<engine>/ adapts each one to it.
+import type { GameSession, GameSessionOptions } from '../core/game-session.js';
 import type { LoginOptions, LoginResult } from '../core/login.js';
 
-/** The options a bridge login accepts: those of `login()` but `signal`, each a string. */
-const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo'];
+/** The options a bridge login accepts: those of `login()` but `signal`, and `gameSession()`'s `renew` and `logout`, each a string. */
+const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo', 'renew', 'logout'];
 
 /** What the bridge's callback receives, as JSON. */
 export type BridgeResult = { id: string; ok: true; response: unknown } | { id: string; ok: false; code: string; message: string };
@@ -23,8 +24,12 @@ export interface Bridge {
    * that is not a string end the same way, with `config_invalid`: nothing is thrown into the
    * engine's frame for them.
    *
+   * With `renew` (the site's `sessions.renew` URL) among the options, the login goes through the
+   * page's one `gameSession()`: the game token stays in JavaScript, `response` is
+   * `{ user, owns? }`, and {@link Bridge.fetch} sends the game's API calls with it.
+   *
    * @param optionsJson `login()`'s options as a JSON object: `clientId`, `redirectUri`, `scope`,
-   *   `baseUrl`, `mode`, `backend`, `returnTo`.
+   *   `baseUrl`, `mode`, `backend`, `returnTo`; and `renew`, `logout` for a game session.
    * @param callbackName the name of a global function; dots reach into objects (`MyGame.onLogin`).
    * @returns the login's id, for `cancel`.
    * @throws TypeError when `callbackName` names no function: no login starts.
@@ -40,6 +45,23 @@ export interface Bridge {
    * @returns whether a login under way had that id.
    */
   cancel(id: string): boolean;
+  /**
+   * After a reload: the game session of these options (with `renew`) takes the token this frame
+   * kept (`gameSession().restore()`). The callback receives `response` `{ user, owns? }`, or
+   * `null` when no login was kept.
+   */
+  restore(optionsJson: string, callbackName: string): string;
+  /**
+   * `fetch()` through the game session: the game token is added for the site's origin only, and
+   * renewed as needed; the engine never holds it. The callback receives `response`
+   * `{ status, body }` (the body as text), or `ok: false` with `network_error`.
+   *
+   * @param url the address, e.g. `https://your.site/api/progress`.
+   * @param initJson `fetch()`'s init as a JSON object (`method`, `headers`, `body` as a string), or `""`.
+   * @example
+   * ItchOAuth.bridge.fetch('https://your.site/api/progress', '{"method":"PUT","body":"{\\"stars\\":3}"}', 'onSaved');
+   */
+  fetch(url: string, initJson: string, callbackName: string): string;
 }
 
 /**
@@ -60,7 +82,7 @@ function callbackAt(name: string): (resultJson: string) => unknown {
 }
 
 /** The options from JSON, strictly: an object of known names with string values. */
-function optionsOf(json: string): LoginOptions {
+function optionsOf(json: string): LoginOptions & { renew?: string } {
   const options = JSON.parse(json);
   if (Object(options) !== options || Array.isArray(options)) throw Error(`options must be a JSON object, got ${json}`);
   for (const name in options) {
@@ -70,36 +92,57 @@ function optionsOf(json: string): LoginOptions {
 }
 
 /**
- * The bridge over a `login()`: the script-tag file's `ItchOAuth.bridge` is made from
- * `ItchOAuth.login`, the package's `bridge` from its `login`.
+ * The bridge over a `login()` (and a `gameSession()`, for `renew`, `restore` and `fetch`): the
+ * script-tag file's `ItchOAuth.bridge` is made from `ItchOAuth.login` and `ItchOAuth.gameSession`,
+ * the package's `bridge` from its `login` and `gameSession`.
  */
-export function createBridge(login: (options: LoginOptions) => Promise<LoginResult>): Bridge {
+export function createBridge(
+  login: (options: LoginOptions) => Promise<LoginResult>,
+  gameSession?: (options: GameSessionOptions) => GameSession,
+): Bridge {
   const running = new Map<string, AbortController>();
   let lastId = 0;
+  let session: GameSession | undefined;
+  const sessionOf = (options: LoginOptions) => (session ??= gameSession!(options as GameSessionOptions));
+  /** Runs `work` and calls back with its outcome, as JSON; `code` for a failure that has none (a TypeError). */
+  const run = (callbackName: string, work: (signal: AbortSignal) => unknown, code = 'config_invalid') => {
+    const callback = callbackAt(callbackName);
+    const id = String(++lastId);
+    const abort = new AbortController();
+    running.set(id, abort);
+    Promise.resolve()
+      .then(() => work(abort.signal))
+      .then(
+        (response): BridgeResult => ({ id, ok: true, response }),
+        // login() rejects with an ItchOAuthError; anything else here is the options' JSON or fetch()'s TypeError.
+        (error: { code?: string; message: string }): BridgeResult => ({ id, ok: false, code: error.code ?? code, message: error.message }),
+      )
+      .then((result) => {
+        running.delete(id);
+        callback(JSON.stringify(result));
+      });
+    return id;
+  };
   return {
-    login(optionsJson, callbackName) {
-      const callback = callbackAt(callbackName);
-      const id = String(++lastId);
-      const abort = new AbortController();
-      running.set(id, abort);
-      Promise.resolve()
-        .then(() => login({ ...optionsOf(optionsJson), signal: abort.signal }))
-        .then(
-          ({ response }): BridgeResult => ({ id, ok: true, response }),
-          // login() rejects with an ItchOAuthError; anything else here is the options' JSON.
-          (error: { code?: string; message: string }): BridgeResult => ({
-            id,
-            ok: false,
-            code: error.code ?? 'config_invalid',
-            message: error.message,
-          }),
-        )
-        .then((result) => {
-          running.delete(id);
-          callback(JSON.stringify(result));
-        });
-      return id;
-    },
+    login: (optionsJson, callbackName) =>
+      run(callbackName, (signal) => {
+        const options = optionsOf(optionsJson);
+        return options.renew ? sessionOf(options).login({ signal }) : login({ ...options, signal }).then(({ response }) => response);
+      }),
+    restore: (optionsJson, callbackName) =>
+      run(callbackName, () => {
+        const found = sessionOf(optionsOf(optionsJson));
+        return found.restore().then((kept) => (kept ? { user: found.user, owns: found.owns } : null));
+      }),
+    fetch: (url, initJson, callbackName) =>
+      run(
+        callbackName,
+        async () => {
+          const answer = await (session ?? globalThis).fetch(url, initJson ? JSON.parse(initJson) : undefined);
+          return { status: answer.status, body: await answer.text() };
+        },
+        'network_error',
+      ),
     cancel(id) {
       const abort = running.get(String(id));
       abort?.abort();

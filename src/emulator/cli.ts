@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { html } from 'hono/html';
@@ -23,7 +24,11 @@ Options:
   --print-seed          print the built-in seed as JSON and exit
   --dangerously-allow-non-loopback-host
                         listen on a non-loopback --host (exposes every seeded key)
-  -h, --help            show this help`;
+  -h, --help            show this help
+
+While it runs, type a redirect URI and Enter to register it for the first OAuth application (or
+"CLIENT_ID URI" for another one), without a restart. What itch.io would refuse (a fragment, a
+non-https address other than loopback http) is refused with its reason.`;
 
 /** Where the CLI writes; the process streams unless a test passes its own. */
 export interface CliOutput {
@@ -47,6 +52,7 @@ const processOutput: CliOutput = {
 export async function main(
   argv: readonly string[] = process.argv.slice(2),
   output: CliOutput = processOutput,
+  input: NodeJS.ReadableStream = process.stdin,
 ): Promise<RunningEmulator | undefined> {
   let parsed;
   try {
@@ -128,6 +134,19 @@ export async function main(
   }
 
   const running = emulator;
+  // Redirect URIs typed while it runs: a new one needs no restart.
+  const typed = createInterface({ input, terminal: false });
+  typed.on('line', (line) => {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return;
+    const [clientId, uri] = words.length === 1 ? [running.store.applications[0]?.client_id ?? '', words[0]!] : words;
+    try {
+      running.addRedirectUri(clientId!, uri!);
+      output.out(`Registered ${uri} for client id ${clientId}.`);
+    } catch (error) {
+      output.err(`Not registered: ${(error as Error).message}`);
+    }
+  });
   // Run through `npx`, this process is npm's child: npm exits on SIGTERM without passing it on,
   // and a terminal that closes sends SIGHUP. Either way the emulator stops and frees its port,
   // instead of holding it as an orphan.
@@ -137,6 +156,7 @@ export async function main(
   }, 500);
   orphaned.unref();
   const forgetSignals = (): void => {
+    typed.close(); // (and pauses the input: it no longer keeps the process alive)
     clearInterval(orphaned);
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
@@ -209,7 +229,7 @@ function printBanner(emulator: RunningEmulator, redirectUris: readonly string[],
     output.out(`\nAs if launched by the itch app (${player.username}, ${jwt.scopes.join(' ')}; fromItchApp, login --from-itch-app):`);
     output.out(`  ITCHIO_API_KEY=${jwt.token} ITCHIO_API_KEY_EXPIRES_AT=${jwt.expires_at.toISOString()}`);
   }
-  output.out('\nPress Ctrl+C to stop.');
+  output.out('\nType a redirect URI and Enter to register it (no restart). Press Ctrl+C to stop.');
 }
 
 /**

@@ -5,8 +5,7 @@ import { Plugins } from 'phaser';
 import { ItchOAuthError } from '../core/errors.js';
 import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
 import { joinLogin, type SharedLogin } from '../core/shared-login.js';
-import type { Owns } from '../server/ownership.js';
-import type { User } from '../server/schemas.js';
+import type { LoginAnswer } from '../core/login-answer.js';
 
 /**
  * The plugin's `data` in the game config, and the argument of {@link ItchLoginPlugin.login}: the
@@ -16,16 +15,10 @@ export type ItchLoginPluginOptions = Partial<LoginOptions>;
 
 /**
  * What `createTokenHandler` with `createSessions().onLogin` answers a framed game's login: the
- * player, what they own (with the handler's `ownership`), and the game token for the site's API.
+ * package's `LoginAnswer` (from `itch-oauth-widget`), under the name this plugin gave it first.
  * Your backend may answer something else: give its type to {@link ItchLoginPlugin.login}.
  */
-export interface ItchLoginAnswer {
-  user: User;
-  /** `{ [gameId]: boolean }`, with the token handler's `ownership` option only. */
-  owns?: Owns;
-  /** The game token (a JWT) for `Authorization: Bearer`; absent for a login answered with the site's cookie. */
-  gameToken?: string;
-}
+export type ItchLoginAnswer = LoginAnswer;
 
 /**
  * A global Phaser plugin that logs the player in with itch.io.

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
+import type { Connect, HtmlTagDescriptor, Plugin } from 'vite';
 
 export interface ItchOAuthCaptureOptions {
   /** The callback page or pages, as served, e.g. `/callback.html`. */
@@ -25,10 +29,46 @@ export interface ItchOAuthCaptureOptions {
   pendingStyle?: string;
   /** The capture script's text. Default: the package's `dist/itch-oauth-capture.iife.js`. */
   captureSource?: string;
+  /**
+   * The token endpoint, e.g. `createTokenHandler(…)`: answers `backend` (a path of this site) in
+   * `vite` and `vite preview`, so that logins work in both without a server of your own. In
+   * production, serve it from your server as in the static-site guide.
+   */
+  handler?: ((request: Request) => Response | Promise<Response>) | undefined;
+  /**
+   * More paths that `handler` answers in dev and preview, e.g. `['/me', '/logout']` when it also
+   * serves the app's session routes.
+   */
+  routes?: readonly string[] | undefined;
+  /**
+   * The callback page's `Content-Security-Policy` in dev and preview. Default
+   * `script-src 'self' <the capture's hash>; object-src 'none'; base-uri 'none'`; `false` sends none
+   * (e.g. for a framework plugin that adds inline scripts in dev).
+   */
+  csp?: string | false | undefined;
 }
 
+/**
+ * The callback page's headers besides its CSP: no `Referer` to what it loads, no copy in a cache,
+ * no window that opened it can reach it (the token is in its address until the capture runs).
+ * @see https://www.w3.org/TR/referrer-policy/#referrer-policy-no-referrer
+ * @see https://html.spec.whatwg.org/multipage/browsers.html#cross-origin-opener-policies
+ */
+export const CALLBACK_HEADERS: Readonly<Record<string, string>> = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
 /** The plugin, with the CSP hash of the inlined capture for your `script-src`. */
-export type ItchOAuthCapturePlugin = Plugin & { api: { cspHash: string; styleHash?: string | undefined } };
+export type ItchOAuthCapturePlugin = Plugin & {
+  api: {
+    cspHash: string;
+    styleHash?: string | undefined;
+    /** The callback page's headers, its `Content-Security-Policy` included: send the same in production. */
+    callbackHeaders: Readonly<Record<string, string>>;
+  };
+};
 
 /** The CSP source expression (`'sha256-…'`) that allows an inline script with this exact text. */
 export function cspHash(scriptText: string): string {
@@ -63,12 +103,45 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
   if (options.pendingStyle !== undefined) tags.unshift({ tag: 'style', children: options.pendingStyle, injectTo: 'head-prepend' });
   if (options.colorScheme !== undefined)
     tags.unshift({ tag: 'meta', attrs: { name: 'color-scheme', content: options.colorScheme }, injectTo: 'head-prepend' });
+  const hash = cspHash(source);
+  const csp = options.csp ?? `script-src 'self' ${hash}; object-src 'none'; base-uri 'none'`;
+  const headers = csp === false ? { ...CALLBACK_HEADERS } : { ...CALLBACK_HEADERS, 'Content-Security-Policy': csp };
+  const backendPath = options.handler === undefined ? undefined : new URL(options.backend, 'http://vite').pathname;
+  const handled = new Set(backendPath === undefined ? [] : [backendPath, ...(options.routes ?? [])]);
+  const listener = options.handler === undefined ? undefined : getRequestListener(async (request) => options.handler!(request));
+
+  /** The token endpoint and the callback page's headers, in one of Vite's servers. */
+  const serve = (middlewares: Connect.Server, html: (page: string) => Promise<string>) => {
+    middlewares.use((req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) => {
+      const pathname = (req.url ?? '/').split('?')[0]!;
+      if (listener !== undefined && handled.has(pathname)) return void listener(req, res);
+      if (!pages.has(pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+      // Vite's own answer would say `Cache-Control: no-cache`: the page is answered here.
+      html(pathname).then(
+        (text) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...headers }).end(req.method === 'HEAD' ? '' : text),
+        next,
+      );
+    });
+  };
   return {
     name: 'itch-oauth-capture',
-    api: { cspHash: cspHash(source), styleHash: options.pendingStyle === undefined ? undefined : cspHash(options.pendingStyle) },
+    api: {
+      cspHash: hash,
+      styleHash: options.pendingStyle === undefined ? undefined : cspHash(options.pendingStyle),
+      callbackHeaders: headers,
+    },
     transformIndexHtml: {
       order: 'post',
       handler: (_html, context) => (pages.has(context.path) ? tags : []),
+    },
+    configureServer(server) {
+      // Through Vite's HTML transforms (which add the capture), as Vite would serve the page.
+      serve(server.middlewares, async (page) =>
+        server.transformIndexHtml(page, await readFile(path.join(server.config.root, page), 'utf8'), page),
+      );
+    },
+    configurePreviewServer(server) {
+      serve(server.middlewares, (page) => readFile(path.resolve(server.config.root, server.config.build.outDir, `.${page}`), 'utf8'));
     },
   };
 }

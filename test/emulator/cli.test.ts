@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { main } from '../../src/emulator/cli.js';
@@ -135,6 +136,27 @@ describe('itch-oauth-widget emulator', () => {
       await emulator.close();
     }
     assert.equal(process.listenerCount('SIGTERM'), listeners, 'close() drops the signal handlers');
+  });
+
+  test('a redirect URI typed while it runs is registered, without a restart; one itch.io would refuse is not', async () => {
+    const lines: string[] = [];
+    const input = new PassThrough();
+    const emulator = await main(['--port', '0'], { out: (text) => lines.push(text), err: (text) => lines.push(text) }, input);
+    assert.ok(emulator);
+    try {
+      const said = async (pattern: RegExp) => {
+        for (let i = 0; i < 100 && !lines.some((line) => pattern.test(line)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return lines.find((line) => pattern.test(line));
+      };
+      input.write('http://127.0.0.1:5173/callback.html\n');
+      assert.equal(await said(/^Registered/), `Registered http://127.0.0.1:5173/callback.html for client id ${C.clients.demo.clientId}.`);
+      assert.ok(emulator.store.applications[0]!.redirect_uris.includes('http://127.0.0.1:5173/callback.html'));
+      input.write('https://game.example/callback.html#token\n');
+      assert.match((await said(/^Not registered/))!, /invalid redirect URI "https:\/\/game\.example\/callback\.html#token"/);
+      assert.ok(!emulator.store.applications[0]!.redirect_uris.some((uri) => uri.includes('#')));
+    } finally {
+      await emulator.close();
+    }
   });
 
   test('--help prints the usage and starts nothing', async () => {

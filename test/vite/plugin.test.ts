@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'vite';
+import { build, createServer, preview } from 'vite';
 import { cspHash, itchOAuthCapture, type ItchOAuthCaptureOptions } from '../../src/vite/index.js';
 
 const CAPTURE = '(function(){/* capture */})();';
@@ -77,5 +77,76 @@ describe('itchOAuthCapture (Vite plugin)', () => {
       head,
       /^\s*<meta name="color-scheme" content="light dark">\s*<script data-backend="\/auth\/itch" data-pending="Opening the keep…">/,
     );
+  });
+
+  describe('with a handler, in dev and preview', () => {
+    const seen: string[] = [];
+    const handler = async (request: Request) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname} ${await request.text()}`);
+      return Response.json({ user: { username: 'zoe' } }, { headers: { 'X-From': 'handler' } });
+    };
+    const plugin = () =>
+      itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', routes: ['/me'], captureSource: CAPTURE, handler });
+    const HASH = cspHash(CAPTURE);
+
+    async function checkServer(url: string) {
+      const token = await fetch(`${url}/auth/itch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"access_token":"t"}',
+      });
+      assert.equal(token.status, 200);
+      assert.equal(token.headers.get('x-from'), 'handler');
+      assert.deepEqual(await token.json(), { user: { username: 'zoe' } });
+      assert.equal((await fetch(`${url}/me`)).headers.get('x-from'), 'handler');
+      assert.notEqual((await fetch(`${url}/`)).headers.get('x-from'), 'handler');
+      const page = await fetch(`${url}/callback.html`);
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('content-security-policy'), `script-src 'self' ${HASH}; object-src 'none'; base-uri 'none'`);
+      assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(page.headers.get('cache-control'), 'no-store');
+      assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
+      assert.match(await page.text(), /<head>\s*<script data-backend="\/auth\/itch">\(function\(\)\{\/\* capture \*\/\}\)\(\);<\/script>/);
+    }
+
+    it('serves the token endpoint at backend and the callback page with its headers in `vite`', async () => {
+      const server = await createServer({
+        root,
+        logLevel: 'silent',
+        configFile: false,
+        server: { port: 0, host: '127.0.0.1' },
+        plugins: [plugin()],
+      });
+      await server.listen();
+      try {
+        await checkServer(server.resolvedUrls!.local[0]!.replace(/\/$/, ''));
+        assert.ok(seen.includes('POST /auth/itch {"access_token":"t"}'));
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('does the same in `vite preview`, with the built page', async () => {
+      await build({
+        root,
+        logLevel: 'silent',
+        configFile: false,
+        build: { outDir: 'out', rollupOptions: { input: [join(root, 'index.html'), join(root, 'callback.html')] } },
+        plugins: [plugin()],
+      });
+      const server = await preview({
+        root,
+        logLevel: 'silent',
+        configFile: false,
+        build: { outDir: 'out' },
+        preview: { port: 0, host: '127.0.0.1' },
+        plugins: [plugin()],
+      });
+      try {
+        await checkServer(server.resolvedUrls!.local[0]!.replace(/\/$/, ''));
+      } finally {
+        await server.close();
+      }
+    });
   });
 });

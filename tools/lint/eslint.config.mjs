@@ -17,7 +17,7 @@ export default tseslint.config(
       '**/.readme-check/**',
       '**/examples/.cache/**',
       '**/examples/*/.wrangler/**',
-      // The widget's files copied into the Worker example's assets (copy-widget.mjs): built output.
+      // The widget's files copied into the Worker example's assets (`itch-oauth-widget assets`): built output.
       '**/examples/cloudflare-worker/public/*.iife.js',
       '**/examples/cloudflare-worker/public/locales/**',
       '**/docs/reference/**',

@@ -1,65 +1,79 @@
 // "Log in with itch.io" on Cloudflare Workers: the pages and the widget's script files are static
-// assets (copy-widget.mjs puts the scripts in public/), the token endpoint (/auth/itch) runs inside one Durable Object,
-// and the Worker itself reads (/me) and ends (/logout) the sessions: cookies createSessions
-// encrypts with SESSION_SECRET, which any instance opens without asking anyone. The framed game
-// (public/game/, served for GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone)
-// logs in with a popup and gets a game token, which the Worker checks itself at /api/progress (its
-// saves in Workers KV) and renews at /api/renew; game servers check it with /.well-known/jwks.json.
+// assets (`npx itch-oauth-widget assets public`, wrangler's build command, puts the scripts in
+// public/); the Worker answers the token endpoint (/auth/itch) and reads (/me) and ends (/logout)
+// the sessions: cookies createSessions encrypts with SESSION_SECRET. The framed game (public/game/,
+// served for GAME_ORIGIN, as itch.io serves HTML5 games from html-classic.itch.zone) logs in with a
+// popup and gets a game token, which the Worker checks at /api/progress (its saves in Workers KV)
+// and renews at /api/renew; game servers check it with /.well-known/jwks.json.
 //
-// Why a Durable Object: a popup login waits on the server until the page that opened the popup
-// collects it; the first deposit must win and the outcome be collected once. Workers KV is
-// eventually consistent (about 60 s) and has no atomic create, so two Worker instances could both
-// win. The handler takes a deposit with a lock in its own memory, exact when one instance serves
-// every request: here one Durable Object (idFromName), single-threaded, whose strongly consistent
-// storage keeps the logins under way when it is evicted.
-import { DurableObject } from 'cloudflare:workers';
+// The popup logins under way and the revoked sessions are in the package's ItchOAuthStore, one
+// Durable Object that every Worker instance reaches (durableObjectStore): the first deposit wins
+// and a login is collected once, which Workers KV (eventually consistent) cannot promise.
+import { durableObjectStore } from 'itch-oauth-widget/cloudflare';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
-import { createStorage, defineDriver } from 'unstorage';
+
+// The store's Durable Object: wrangler.jsonc binds it as ITCH_OAUTH_STORE.
+export { ItchOAuthStore } from 'itch-oauth-widget/cloudflare';
+
 const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
 
-// The sessions, the same in the Worker and in the Durable Object: SESSION_SECRET (wrangler.jsonc's
-// dev value; deployed, a secret) derives the same keys in every instance, so a cookie the Durable
-// Object sets at login is opened by any Worker instance, with no round trip.
-let sessions;
-const sessionsOf = (env) =>
-  (sessions ??= createSessions({
-    secrets: [env.SESSION_SECRET],
-    allowedOrigins: [new URL(env.GAME_ORIGIN).origin], // the game's logins get a game token, its API calls CORS
-    origin: new URL(env.PUBLIC_ORIGIN).origin, // logins started here get the cookie; never taken from the request
-  }));
-
-// The game's API: `route` answers the game origin's CORS preflights and calls the handler only with
-// a valid game token (`allow: ['game']`: the site's cookie does not count here).
-let gameProgress;
-const gameProgressOf = (env) =>
-  (gameProgress ??= sessionsOf(env).route({ allow: ['game'] }, async (request, session) => {
-    const key = `progress:${session.user.id}`;
-    if (request.method === 'PUT') {
-      const { stars } = await request.json();
-      if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
-      await env.PROGRESS.put(key, JSON.stringify({ stars }));
-      return new Response(null, { status: 204 });
-    }
-    return Response.json({ progress: await env.PROGRESS.get(key, 'json') });
-  }));
+// The same in every instance: SESSION_SECRET (wrangler.jsonc's dev value; deployed, a secret)
+// derives the same keys everywhere, so any instance opens a cookie another one set.
+let app;
+const appOf = (env) =>
+  (app ??= (() => {
+    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): what counts as same-origin, and
+    // on https the Secure __Host- cookie. Never taken from the request's address.
+    const origin = new URL(env.PUBLIC_ORIGIN).origin;
+    const gameOrigin = new URL(env.GAME_ORIGIN).origin;
+    const store = durableObjectStore(env.ITCH_OAUTH_STORE);
+    const sessions = createSessions({
+      secrets: [env.SESSION_SECRET],
+      origin,
+      allowedOrigins: [gameOrigin], // the game's logins get a game token, its API calls CORS
+      store, // logout revokes the session in every instance
+    });
+    const handleToken = createTokenHandler({
+      applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
+      origin,
+      baseUrl: env.ITCH_BASE_URL,
+      apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
+      allowedOrigins: [gameOrigin], // the framed game's popup logins
+      popup: true, // the login button's mode="popup"
+      store, // the popup logins under way, shared by every instance
+      onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax), or the game's token
+    });
+    // The game's API: `route` answers the game origin's CORS preflights and calls the handler only
+    // with a valid game token (`allow: ['game']`: the site's cookie does not count here).
+    const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
+      const key = `progress:${session.user.id}`;
+      if (request.method === 'PUT') {
+        const { stars } = await request.json();
+        if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
+        await env.PROGRESS.put(key, JSON.stringify({ stars }));
+        return new Response(null, { status: 204 });
+      }
+      return Response.json({ progress: await env.PROGRESS.get(key, 'json') });
+    });
+    return { sessions, handleToken, gameProgress };
+  })());
 
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (url.pathname === '/auth/itch') return env.TOKEN_ENDPOINT.get(env.TOKEN_ENDPOINT.idFromName('itch-oauth')).fetch(request);
-    // In the Worker itself, no round trip to the Durable Object: the game token is checked with keys
-    // derived from SESSION_SECRET.
-    if (url.pathname === '/api/progress') return gameProgressOf(env)(request);
+    const { sessions, handleToken, gameProgress } = appOf(env);
+    if (url.pathname === '/auth/itch') return handleToken(request);
+    if (url.pathname === '/api/progress') return gameProgress(request);
     // A fresh game token for a valid one, before it expires (never past the session's maxAge).
-    if (url.pathname === '/api/renew') return sessionsOf(env).renew(request);
+    if (url.pathname === '/api/renew') return sessions.renew(request);
     // The public keys that verify game tokens, for game servers (RFC 7517 section 5, a JWK Set).
-    if (url.pathname === '/.well-known/jwks.json') return Response.json(await sessionsOf(env).jwks());
+    if (url.pathname === '/.well-known/jwks.json') return Response.json(await sessions.jwks());
     if (url.pathname === '/me') {
-      const session = await sessionsOf(env).get(request);
+      const session = await sessions.get(request);
       return session ? Response.json(session.user) : new Response(null, { status: 401 });
     }
     // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
-    if (url.pathname === '/logout') return sessionsOf(env).logout(request);
+    if (url.pathname === '/logout') return sessions.logout(request);
     const asset = await env.ASSETS.fetch(request);
     if (!asset.headers.get('Content-Type')?.startsWith('text/html')) return asset;
     // The pages name the settings as %PLACEHOLDERS%; fill them in from wrangler.jsonc's vars (the
@@ -74,57 +88,3 @@ export default {
     return new Response(html, { status: asset.status, headers });
   },
 };
-
-/** The token endpoint, one instance for the whole app; its storage holds only the popup logins under way. */
-export class TokenEndpoint extends DurableObject {
-  constructor(ctx, env) {
-    super(ctx, env);
-    // Where people reach the site (wrangler.jsonc's PUBLIC_ORIGIN): what counts as same-origin,
-    // and on https the Secure __Host- cookie. Never taken from the request's address.
-    const publicOrigin = new URL(env.PUBLIC_ORIGIN).origin;
-    this.handleToken = createTokenHandler({
-      applicationId: Number(env.ITCH_APPLICATION_ID), // refuses tokens itch.io issued to another application
-      baseUrl: env.ITCH_BASE_URL,
-      apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
-      origin: publicOrigin,
-      allowedOrigins: [new URL(env.GAME_ORIGIN).origin], // the framed game's popup logins
-      popup: true, // the login button's mode="popup"
-      store: createStorage({ driver: durableObjectStorage({ storage: ctx.storage }) }),
-      onLogin: sessionsOf(env).onLogin, // the session cookie (HttpOnly, SameSite=Lax); nothing stored
-    });
-  }
-
-  async fetch(request) {
-    return this.handleToken(request);
-  }
-
-  /** Drops the popup logins nobody collected (they wait 5 minutes at most). */
-  async alarm() {
-    const now = Date.now();
-    const entries = await this.ctx.storage.list({ prefix: 'popup:' });
-    for (const [key, entry] of entries) if (entry.expires <= now) await this.ctx.storage.delete(key);
-    if (entries.size > 0) await this.ctx.storage.setAlarm(now + 60_000);
-  }
-}
-
-/** An unstorage driver over Durable Object storage, for the handler's `store` (with its TTL). */
-const durableObjectStorage = defineDriver(({ storage }) => {
-  const read = async (key) => {
-    const entry = await storage.get(`popup:${key}`);
-    return entry && entry.expires > Date.now() ? entry.value : null;
-  };
-  return {
-    name: 'durable-object',
-    hasItem: async (key) => (await read(key)) !== null,
-    getItem: read,
-    setItem: async (key, value, { ttl = 300 } = {}) => {
-      await storage.put(`popup:${key}`, { value, expires: Date.now() + ttl * 1000 });
-      if ((await storage.getAlarm()) === null) await storage.setAlarm(Date.now() + 60_000);
-    },
-    removeItem: (key) => storage.delete(`popup:${key}`),
-    getKeys: async () => [...(await storage.list({ prefix: 'popup:' })).keys()].map((key) => key.slice('popup:'.length)),
-    clear: async () => {
-      for (const key of (await storage.list({ prefix: 'popup:' })).keys()) await storage.delete(key);
-    },
-  };
-});

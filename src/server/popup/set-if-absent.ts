@@ -23,14 +23,19 @@ interface RedisLike {
   del(key: string): Promise<number>;
 }
 
+/** The name of `itch-oauth-widget/cloudflare`'s driver, whose `getInstance()` is its {@link SetIfAbsent}. */
+export const DURABLE_OBJECT_DRIVER = 'itch-oauth-durable-object';
+
 /**
  * The default for `store`: a `SET NX` on the Redis server when `store` is mounted on unstorage's
- * `redis` driver (every instance shares it); otherwise {@link inProcessSetIfAbsent}.
+ * `redis` driver (every instance shares it); the Durable Object's own when `store` is
+ * `durableObjectStore()`; otherwise {@link inProcessSetIfAbsent}.
  *
  * @param mount a key under which the store's relevant mount is found.
  */
 export function setIfAbsentOf(store: Storage, mount: string): SetIfAbsent {
   const { driver } = store.getMount(mount);
+  if (driver.name === DURABLE_OBJECT_DRIVER) return driver.getInstance!() as SetIfAbsent;
   const redis = driver.name === 'redis' ? (driver.getInstance?.() as RedisLike | undefined) : undefined;
   if (redis === undefined) return inProcessSetIfAbsent();
   const base = String((driver.options as { base?: string } | undefined)?.base ?? '').replace(/:$/, '');

@@ -1,0 +1,222 @@
+/*
+ * A framed game's login, kept: the game token that `createSessions().onLogin` answers a login
+ * started from a game's origin, held in memory (and in sessionStorage where the frame may use it,
+ * for a reload), renewed before it expires, and added as `Authorization: Bearer` (RFC 6750
+ * section 2.1) to the game's calls to its own site only. The game reads the player from the
+ * session, never the token: nothing here writes it to localStorage, a cookie, the DOM, an event
+ * or a log.
+ */
+import { ItchOAuthError } from './errors.js';
+import { login as startLogin, type LoginOptions } from './login.js';
+import type { LoginAnswer } from './login-answer.js';
+
+/** `login()`'s options (but `signal`, which each call gives), and where the session renews. */
+export interface GameSessionOptions extends Omit<LoginOptions, 'signal'> {
+  /** The site's renewal URL, the one that answers with `sessions.renew(request)`, e.g. `https://your.site/api/renew`. */
+  renew: string;
+  /**
+   * Other origins that receive the game token, e.g. `['https://api.your.site']`. The backend's
+   * origin always does; every other address gets the request as the game wrote it, without it.
+   */
+  apiOrigins?: readonly string[] | undefined;
+  /** The site's logout URL (`sessions.logout(request)`): `logout()` revokes the session there too. */
+  logout?: string | undefined;
+  /** Called when the site refuses to renew the token (logged out elsewhere, past its `maxAge`): show the login again. */
+  onSignedOut?: (() => void) | undefined;
+}
+
+/** A framed game's login: `gameSession(options)`. */
+export interface GameSession {
+  /** The player, as the login answered (and the game token holds) them; `undefined` when signed out. */
+  readonly user: LoginAnswer['user'] | undefined;
+  /** What the player owns (`{ [gameId]: boolean }`), with the token handler's `ownership` option. */
+  readonly owns: LoginAnswer['owns'];
+  /** Whether a game token is held. */
+  readonly signedIn: boolean;
+  /**
+   * After a reload: takes the token kept in this frame's sessionStorage and renews it at once
+   * (which also asks the site whether it is still valid). `false` when there is none, the site
+   * refused it, or the frame may not use sessionStorage (some browsers refuse it to a third-party
+   * frame); never throws.
+   */
+  restore(): Promise<boolean>;
+  /**
+   * Logs in as `login()` does (popup by default, the Continue button when the click's activation
+   * is gone), then keeps the game token of the answer.
+   *
+   * @throws ItchOAuthError as `login()`; `config_invalid` when the site answered no game token
+   *   (the game's origin is not in `createSessions({ allowedOrigins })`).
+   */
+  login(options?: { signal?: AbortSignal | undefined }): Promise<{ user: LoginAnswer['user']; owns?: LoginAnswer['owns'] }>;
+  /**
+   * `fetch()`, with `Authorization: Bearer <game token>` on requests to the backend's origin and
+   * to `apiOrigins` only (and then without following redirects); renews the token when it is
+   * about to expire, and once more on a 401. Any other address gets the request unchanged.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Forgets the token here (and, with the `logout` option, revokes the session on the site). */
+  logout(): Promise<void>;
+}
+
+/** The claims of a game token that the session reads (signed, not secret: the game may read them). */
+interface Claims {
+  exp: number;
+  iat: number;
+  user: LoginAnswer['user'];
+  owns?: LoginAnswer['owns'];
+}
+
+/** Renew this long before expiry, at most (a quarter of a shorter lifetime). */
+const RENEW_AHEAD_MS = 60_000;
+/** After a renewal that could not reach the site, try again this much later. */
+const RETRY_MS = 30_000;
+
+function claimsOf(token: string): Claims | undefined {
+  try {
+    const bytes = Uint8Array.from(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+    const claims = JSON.parse(new TextDecoder().decode(bytes)) as Claims;
+    return typeof claims.exp == 'number' && typeof claims.iat == 'number' && Object(claims.user) === claims.user ? claims : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An http(s) URL's origin, or `config_invalid`. */
+function originOf(url: string, what: string): string {
+  const parsed = URL.canParse(url, location.href) ? new URL(url, location.href) : undefined;
+  if (!parsed || !/^https?:$/.test(parsed.protocol))
+    throw new ItchOAuthError('config_invalid', `${what} must be an http(s) URL, got ${url}`);
+  return parsed.origin;
+}
+
+/**
+ * A framed game's login, kept and used: `restore()` after a reload, `login()` from a click,
+ * `fetch()` for the game's calls to its site (the game token added, renewed when needed),
+ * `user`, `owns`, `signedIn`, `logout()`.
+ *
+ * @example
+ * const session = ItchOAuth.gameSession({ clientId, redirectUri, backend: `${SITE}/auth/itch`, renew: `${SITE}/api/renew` });
+ * if (await session.restore()) greet(session.user);
+ * loginButton.onclick = () => session.login().then(({ user }) => greet(user));
+ * const saved = await session.fetch(`${SITE}/api/progress`).then((answer) => answer.json());
+ * @throws ItchOAuthError `config_invalid` when `backend`, `renew` or an `apiOrigins` entry is not
+ *   an http(s) URL, or `renew` is on an origin that does not receive the token.
+ */
+export function gameSession(options: GameSessionOptions): GameSession {
+  const trusted = [
+    originOf(options.backend ?? '', 'backend'),
+    ...(options.apiOrigins ?? []).map((origin) => originOf(origin, 'apiOrigins')),
+  ];
+  const renewUrl = new URL(options.renew, location.href);
+  if (!trusted.includes(originOf(options.renew, 'renew')))
+    throw new ItchOAuthError('config_invalid', `renew (${renewUrl}) must be on the backend's origin or one of apiOrigins`);
+  const key = 'itch-oauth-game-token ' + renewUrl;
+  // A framed game's storage may throw (a third-party frame's, in some browsers): the token then
+  // lives in memory only.
+  const storage = (act: (store: Storage) => unknown) => {
+    try {
+      return act(sessionStorage) as string | null;
+    } catch {
+      return null;
+    }
+  };
+  let token: string | undefined;
+  let claims: Claims | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let renewing: Promise<boolean | undefined> | undefined;
+
+  const forget = () => {
+    token = claims = undefined;
+    clearTimeout(timer);
+    storage((store) => store.removeItem(key));
+  };
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void renew(), ms);
+  };
+  /** Keeps a token; its lifetime counts from now, so a page's clock that is off does not matter. */
+  const keep = (fresh: unknown) => {
+    const read = typeof fresh == 'string' ? claimsOf(fresh) : undefined;
+    if (read === undefined) throw new ItchOAuthError('invalid_response', 'the site answered no game token a session can read');
+    token = fresh as string;
+    claims = read;
+    storage((store) => store.setItem(key, token!));
+    const lifetime = (read.exp - read.iat) * 1000;
+    schedule(lifetime - Math.min(RENEW_AHEAD_MS, lifetime / 4));
+  };
+  /** The request with the token, not following redirects (older browsers kept `Authorization` across origins). */
+  const send = (request: Request, bearer = token) => {
+    const headers = new Headers(request.headers);
+    headers.set('Authorization', 'Bearer ' + bearer);
+    return fetch(new Request(request, { headers, redirect: 'error' }));
+  };
+  /** `true` renewed, `false` refused (signed out), `undefined` the site could not be reached. */
+  const renew = () =>
+    (renewing ??= (async () => {
+      const held = token;
+      if (held === undefined) return false;
+      try {
+        const answer = await send(new Request(renewUrl, { method: 'POST', cache: 'no-store' }));
+        if (held !== token) return token !== undefined;
+        if (answer.status == 401 || answer.status == 403) {
+          forget();
+          options.onSignedOut?.();
+          return false;
+        }
+        if (!answer.ok) throw answer.status;
+        keep(((await answer.json()) as { gameToken?: unknown }).gameToken);
+        return true;
+      } catch {
+        if (held === token) schedule(RETRY_MS);
+        return undefined;
+      }
+    })().finally(() => (renewing = undefined)));
+
+  return {
+    get user() {
+      return claims?.user;
+    },
+    get owns() {
+      return claims?.owns;
+    },
+    get signedIn() {
+      return token !== undefined;
+    },
+    async restore() {
+      const kept = storage((store) => store.getItem(key));
+      if (!kept || !claimsOf(kept)) return false;
+      token = kept;
+      claims = claimsOf(kept);
+      return (await renew()) !== false;
+    },
+    async login({ signal } = {}) {
+      const { response } = await startLogin({ mode: 'popup', ...options, signal });
+      const answer = response as Partial<LoginAnswer> | null;
+      if (typeof answer?.gameToken != 'string')
+        throw new ItchOAuthError(
+          'config_invalid',
+          "the site answered no gameToken: add this page's origin to createSessions({ allowedOrigins })",
+        );
+      keep(answer.gameToken);
+      return answer.owns === undefined ? { user: answer.user! } : { user: answer.user!, owns: answer.owns };
+    },
+    async fetch(input, init) {
+      const request = new Request(input, init);
+      if (token === undefined || !trusted.includes(new URL(request.url).origin)) return fetch(request);
+      const again = request.clone();
+      // Less than the renewal's margin left (a page asleep past its timer): renew first.
+      if (claims!.exp * 1000 - Date.now() < RENEW_AHEAD_MS / 2) await renew();
+      if (token === undefined) return fetch(request);
+      const answer = await send(request);
+      if (answer.status != 401 || !(await renew())) return answer;
+      return send(again);
+    },
+    async logout() {
+      const held = token;
+      forget();
+      const request = options.logout === undefined ? undefined : new Request(options.logout, { method: 'POST' });
+      if (held === undefined || request === undefined || !trusted.includes(new URL(request.url).origin)) return;
+      await send(request, held).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// itch-oauth-widget/cloudflare in workerd (Miniflare, from the examples' install of wrangler:
+// `npm run examples:install`): one ItchOAuthStore shared by two Worker instances, its expiry, and
+// its contents after workerd restarts on the same storage.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The part of Miniflare's API used here (its types are in examples/node_modules). */
+type Workerd = {
+  getWorker(name: string): Promise<{ fetch(url: string, init?: RequestInit): Promise<Response> }>;
+  dispose(): Promise<void>;
+};
+let Miniflare: (new (options: object) => Workerd) | undefined;
+try {
+  ({ Miniflare } = createRequire(path.join(root, 'examples/package.json'))('miniflare') as { Miniflare: typeof Miniflare });
+} catch {
+  // Skipped below.
+}
+const skip = Miniflare === undefined ? 'miniflare is not installed: npm run examples:install' : false;
+
+/** A Worker (as wrangler bundles one) over src/: the store's object, and routes that use the store as the handler and the sessions do. */
+const APP = `
+import { durableObjectStore } from './src/cloudflare/index.ts';
+import { setIfAbsentOf } from './src/server/popup/set-if-absent.ts';
+export { ItchOAuthStore } from './src/cloudflare/index.ts';
+let store; // made once, used by every request, as an app keeps its handler
+export default {
+  async fetch(request, env) {
+    store ??= durableObjectStore(env.ITCH_OAUTH_STORE);
+    const url = new URL(request.url);
+    const key = url.searchParams.get('key');
+    if (url.pathname === '/set') await store.setItem(key, JSON.parse(await request.text()), { ttl: Number(url.searchParams.get('ttl')) || undefined });
+    if (url.pathname === '/claim') return Response.json(await setIfAbsentOf(store, key).set(key, 60));
+    if (url.pathname === '/keys') return Response.json(await store.getKeys());
+    return Response.json(await store.getItem(key));
+  },
+};`;
+
+async function bundle(): Promise<string> {
+  const result = await build({
+    stdin: { contents: APP, resolveDir: root, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+const persist = mkdtempSync(path.join(tmpdir(), 'itch-oauth-store-'));
+let script = '';
+/** Workers `a` and `b`, each its own script, bound to the one ItchOAuthStore of `a`. */
+function start(): Workerd {
+  const binding = { ITCH_OAUTH_STORE: { className: 'ItchOAuthStore', scriptName: 'a', useSQLite: true } };
+  return new Miniflare!({
+    durableObjectsPersist: persist,
+    workers: [
+      { name: 'a', modules: true, script, compatibilityDate: '2026-04-01', durableObjects: binding },
+      { name: 'b', modules: true, script, compatibilityDate: '2026-04-01', durableObjects: binding },
+    ],
+  });
+}
+let workerd: Workerd | undefined;
+const worker = async (name: 'a' | 'b') => {
+  const found = await workerd!.getWorker(name);
+  return async (pathAndQuery: string, body?: unknown) =>
+    (await found.fetch(`http://worker${pathAndQuery}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })).json();
+};
+
+before(async () => {
+  if (skip) return;
+  script = await bundle();
+  workerd = start();
+});
+after(async () => workerd?.dispose());
+
+test('two Worker instances share what one stored, through one ItchOAuthStore', { skip }, async () => {
+  const [a, b] = [await worker('a'), await worker('b')];
+  await a('/set?key=popup:login:s1', { user: 7 });
+  assert.deepEqual(await b('/get?key=popup:login:s1'), { user: 7 });
+  assert.equal(await b('/get?key=popup:login:none'), null);
+});
+
+test('of eight claims of one key from two instances at once, exactly one wins', { skip }, async () => {
+  const [a, b] = [await worker('a'), await worker('b')];
+  const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b)('/claim?key=popup:claim:s2')));
+  assert.equal(claims.filter((won: unknown) => won === true).length, 1);
+});
+
+test('an entry with a TTL is gone once it expires', { skip }, async () => {
+  const [a, b] = [await worker('a'), await worker('b')];
+  await a('/set?key=itch-session:revoked:sid1&ttl=1', 1);
+  assert.equal(await b('/get?key=itch-session:revoked:sid1'), 1);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(await b('/get?key=itch-session:revoked:sid1'), null);
+  assert.ok(!((await a('/keys')) as string[]).some((key) => key.includes('sid1')));
+});
+
+test('what was stored outlives a restart of workerd', { skip }, async () => {
+  await (
+    await worker('a')
+  )('/set?key=itch-session:revoked:sid2&ttl=600', 2);
+  await workerd!.dispose();
+  workerd = start();
+  assert.equal(await (await worker('b'))('/get?key=itch-session:revoked:sid2'), 2);
+});

@@ -1,0 +1,229 @@
+import { expect } from '@open-wc/testing';
+import { ItchOAuthError } from '../../src/core/errors.js';
+import { gameSession, type GameSessionOptions } from '../../src/core/game-session.js';
+
+const SITE = 'https://site.example';
+const OPTIONS: GameSessionOptions = {
+  clientId: 'abc',
+  redirectUri: `${SITE}/callback.html`,
+  backend: `${SITE}/auth/itch`,
+  renew: `${SITE}/api/renew`,
+};
+const KEY = `itch-oauth-game-token ${SITE}/api/renew`;
+const USER = { id: 7, username: 'zoé', display_name: 'Zoé Ünal', url: 'https://zoe.itch.io', cover_url: null };
+
+/** A game token as the site's `createSessions` makes one (the session reads it, never checks its signature). */
+function gameToken(lifetimeS = 3600, name = 'first'): string {
+  const iat = Math.floor(Date.now() / 1000);
+  const bytes = new TextEncoder().encode(JSON.stringify({ sub: '7', iat, exp: iat + lifetimeS, user: USER, owns: { 42: true }, name }));
+  const payload = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return `eyJhbGciOiJFZERTQSJ9.${payload}.c2ln`;
+}
+
+/** The requests fetch() was given, and the site's answers: `renew` gives each call's token. */
+function stubFetch(answer: (request: Request) => Response | Promise<Response>) {
+  const real = window.fetch;
+  const seen: Request[] = [];
+  window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    seen.push(request);
+    return answer(request);
+  }) as typeof window.fetch;
+  return { seen, restore: () => (window.fetch = real) };
+}
+
+describe('gameSession()', () => {
+  let fetchStub: ReturnType<typeof stubFetch> | undefined;
+  afterEach(() => {
+    fetchStub?.restore();
+    fetchStub = undefined;
+    sessionStorage.clear();
+  });
+
+  it('restores nothing when no login was kept', async () => {
+    fetchStub = stubFetch(() => new Response(null, { status: 500 }));
+    const session = gameSession(OPTIONS);
+    expect(await session.restore()).to.equal(false);
+    expect(session.signedIn).to.equal(false);
+    expect(fetchStub.seen).to.have.length(0);
+  });
+
+  it('restores a kept login by renewing it at once, and reads the player from the token', async () => {
+    const kept = gameToken(3600, 'kept');
+    const fresh = gameToken(3600, 'fresh');
+    sessionStorage.setItem(KEY, kept);
+    fetchStub = stubFetch(() => Response.json({ gameToken: fresh }));
+    const session = gameSession(OPTIONS);
+    expect(await session.restore()).to.equal(true);
+    expect(fetchStub.seen[0]!.url).to.equal(`${SITE}/api/renew`);
+    expect(fetchStub.seen[0]!.method).to.equal('POST');
+    expect(fetchStub.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${kept}`);
+    expect(session.user).to.deep.equal(USER);
+    expect(session.owns).to.deep.equal({ 42: true });
+    expect(sessionStorage.getItem(KEY)).to.equal(fresh);
+    await session.logout();
+  });
+
+  it('forgets a kept login that the site refuses, and says so', async () => {
+    sessionStorage.setItem(KEY, gameToken());
+    fetchStub = stubFetch(() => new Response(null, { status: 401 }));
+    let told = 0;
+    const session = gameSession({ ...OPTIONS, onSignedOut: () => told++ });
+    expect(await session.restore()).to.equal(false);
+    expect(session.signedIn).to.equal(false);
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+    expect(told).to.equal(1);
+  });
+
+  it('keeps the login in memory when the frame may not use sessionStorage', async () => {
+    const real = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    });
+    try {
+      const session = gameSession(OPTIONS);
+      expect(await session.restore()).to.equal(false);
+    } finally {
+      Object.defineProperty(window, 'sessionStorage', real);
+    }
+  });
+
+  describe('fetch()', () => {
+    async function signedIn(answer: (request: Request) => Response | Promise<Response>, options: Partial<GameSessionOptions> = {}) {
+      sessionStorage.setItem(KEY, gameToken(3600, 'kept'));
+      const token = gameToken(3600, 'renewed');
+      fetchStub = stubFetch((request) => (request.url === `${SITE}/api/renew` ? Response.json({ gameToken: token }) : answer(request)));
+      const session = gameSession({ ...OPTIONS, ...options });
+      await session.restore();
+      fetchStub.seen.length = 0;
+      return { session, token };
+    }
+
+    it("adds the game token to the backend's origin", async () => {
+      const { session, token } = await signedIn(() => Response.json({ progress: null }));
+      const answer = await session.fetch(`${SITE}/api/progress`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(answer.status).to.equal(200);
+      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${token}`);
+      expect(fetchStub!.seen[0]!.headers.get('Content-Type')).to.equal('application/json');
+      expect(fetchStub!.seen[0]!.redirect).to.equal('error');
+      await session.logout();
+    });
+
+    it('never sends the game token to another origin', async () => {
+      const { session } = await signedIn(() => new Response('ok'));
+      const elsewhere = [
+        'https://evil.example/steal',
+        `https://site.example.evil.example/api/progress`,
+        `http://site.example/api/progress`,
+        `https://site.example:8443/api/progress`,
+        '//evil.example/steal',
+        '/same-page-origin',
+        new URL('https://evil.example/url-object'),
+        new Request('https://evil.example/request-object', { headers: { 'X-Game': '1' } }),
+      ];
+      for (const input of elsewhere) await session.fetch(input);
+      expect(fetchStub!.seen).to.have.length(elsewhere.length);
+      for (const request of fetchStub!.seen) expect(request.headers.get('Authorization'), request.url).to.equal(null);
+      // A URL with credentials is refused before anything is sent, as fetch() refuses it.
+      let refused: unknown;
+      await session.fetch('https://site.example@evil.example/api/progress').catch((error: unknown) => (refused = error));
+      expect(refused).to.be.instanceOf(TypeError);
+      expect(fetchStub!.seen).to.have.length(elsewhere.length);
+      await session.logout();
+    });
+
+    it('adds the game token to the configured API origins', async () => {
+      const { session, token } = await signedIn(() => new Response('ok'), { apiOrigins: ['https://api.site.example'] });
+      await session.fetch('https://api.site.example/v1/scores');
+      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${token}`);
+      await session.logout();
+    });
+
+    it('renews once on a 401 and sends the request again with the new token', async () => {
+      let calls = 0;
+      const { session } = await signedIn(() => new Response(null, { status: ++calls == 1 ? 401 : 200 }));
+      const answer = await session.fetch(`${SITE}/api/progress`, { method: 'PUT', body: 'stars=3' });
+      expect(answer.status).to.equal(200);
+      expect(fetchStub!.seen.map((request) => request.url)).to.deep.equal([
+        `${SITE}/api/progress`,
+        `${SITE}/api/renew`,
+        `${SITE}/api/progress`,
+      ]);
+      expect(await fetchStub!.seen[2]!.text()).to.equal('stars=3');
+      await session.logout();
+    });
+
+    it('gives the 401 back when the site refuses to renew, signed out', async () => {
+      sessionStorage.setItem(KEY, gameToken());
+      let renewals = 0;
+      fetchStub = stubFetch((request) => {
+        if (!request.url.endsWith('/api/renew')) return new Response(null, { status: 401 });
+        return ++renewals == 1 ? Response.json({ gameToken: gameToken() }) : new Response(null, { status: 401 });
+      });
+      const session = gameSession(OPTIONS);
+      await session.restore();
+      const answer = await session.fetch(`${SITE}/api/progress`);
+      expect(answer.status).to.equal(401);
+      expect(renewals).to.equal(2);
+      expect(session.signedIn).to.equal(false);
+    });
+
+    it('renews before the token expires', async () => {
+      const { session } = await signedIn(() => new Response('ok'));
+      // A token of 1 s: renewed a quarter of its lifetime before it ends.
+      fetchStub!.restore();
+      const short = gameToken(1, 'short');
+      fetchStub = stubFetch((request) =>
+        Response.json({ gameToken: request.headers.get('Authorization') === `Bearer ${short}` ? gameToken() : short }),
+      );
+      await session.logout();
+      sessionStorage.setItem(KEY, gameToken());
+      const second = gameSession(OPTIONS);
+      await second.restore();
+      expect(sessionStorage.getItem(KEY)).to.equal(short);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(fetchStub.seen.map((request) => request.headers.get('Authorization'))).to.include(`Bearer ${short}`);
+      expect(sessionStorage.getItem(KEY)).not.to.equal(short);
+      await second.logout();
+    });
+
+    it('leaves the token out of localStorage, cookies and the document', async () => {
+      const { session, token } = await signedIn(() => new Response('ok'));
+      await session.fetch(`${SITE}/api/progress`);
+      const places = [JSON.stringify({ ...localStorage }), document.cookie, document.documentElement.outerHTML, JSON.stringify(session)];
+      for (const place of places) expect(place).not.to.include(token.split('.')[1]!);
+      await session.logout();
+    });
+  });
+
+  it('revokes the session at the logout URL with the token, then forgets it', async () => {
+    sessionStorage.setItem(KEY, gameToken());
+    const renewed = gameToken(3600, 'renewed');
+    fetchStub = stubFetch((request) =>
+      request.url.endsWith('/renew') ? Response.json({ gameToken: renewed }) : new Response(null, { status: 204 }),
+    );
+    const session = gameSession({ ...OPTIONS, logout: `${SITE}/logout` });
+    await session.restore();
+    await session.logout();
+    expect(fetchStub.seen[1]!.url).to.equal(`${SITE}/logout`);
+    expect(fetchStub.seen[1]!.headers.get('Authorization')).to.equal(`Bearer ${renewed}`);
+    expect(session.signedIn).to.equal(false);
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+  });
+
+  it('refuses a renewal URL on an origin that does not receive the token', () => {
+    expect(() => gameSession({ ...OPTIONS, renew: 'https://elsewhere.example/api/renew' }))
+      .to.throw(ItchOAuthError, /renew .* must be on the backend's origin/)
+      .with.property('code', 'config_invalid');
+  });
+});
