@@ -61,24 +61,28 @@ export class ItchLoginButton extends LitElement {
   /**
    * Client ID of the itch.io OAuth application. Required.
    * @attr client-id
+   * @default ''
    */
   declare clientId: string;
 
   /**
    * The redirect URI registered for that application, exactly. Required.
    * @attr redirect-uri
+   * @default ''
    */
   declare redirectUri: string;
 
   /**
    * Space-separated itch.io scopes.
    * @attr scope
+   * @default DEFAULT_SCOPE
    */
   declare scope: string;
 
   /**
    * Where itch.io lives (http(s), may carry a path prefix).
    * @attr base-url
+   * @default DEFAULT_BASE_URL
    */
   declare baseUrl: string;
 
@@ -106,6 +110,7 @@ export class ItchLoginButton extends LitElement {
    * Disables the button. Reflected to the `disabled` attribute.
    * @attr disabled
    * @reflect
+   * @default false
    */
   declare disabled: boolean;
 
@@ -161,12 +166,12 @@ export class ItchLoginButton extends LitElement {
     this.#login.end();
   }
 
-  /** Nothing is drawn while the element's language loads: nothing is shown in another language first. */
+  /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */
   protected override shouldUpdate(): boolean {
     return (this.#words = messagesFor(this, en)) !== undefined;
   }
 
-  /** The configuration is checked again on any change but `disabled`'s, and said once per reason. */
+  /** @internal The configuration is checked again on any change but `disabled`'s, and said once per reason. */
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.size == 1 && changed.has('disabled')) return;
     this.#configError = checkConfig(this.#options());
@@ -194,7 +199,7 @@ export class ItchLoginButton extends LitElement {
     this.#login.waiting?.abort();
   }
 
-  /** Cancel goes with the login it could end: a keyboard user on it is left on the button, before it goes. */
+  /** @internal Cancel goes with the login it could end: a keyboard user on it is left on the button, before it goes. */
   protected override update(changed: PropertyValues<this>): void {
     const root = this.shadowRoot!;
     if (!this.#login.waiting && root.activeElement?.getAttribute('part') == 'cancel')
@@ -202,6 +207,7 @@ export class ItchLoginButton extends LitElement {
     super.update(changed);
   }
 
+  /** @internal */
   protected override render() {
     const words = { ...this.#words!, ...this.messages };
     return html`<button part="button" type="button" ?disabled=${this.disabled || this.#configError !== undefined} aria-busy=${

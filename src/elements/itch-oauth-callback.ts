@@ -78,6 +78,7 @@ export class ItchOAuthCallback extends LitElement {
   /**
    * Stay on the callback page after a successful login.
    * @attr no-redirect
+   * @default false
    */
   declare noRedirect: boolean;
 
@@ -205,19 +206,19 @@ export class ItchOAuthCallback extends LitElement {
     else this.#retry();
   }
 
-  /** Nothing is drawn while the element's language loads: nothing is shown in another language first. */
+  /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */
   protected override shouldUpdate(): boolean {
     return (this.#words = messagesFor(this, en)) !== undefined;
   }
 
-  /** The focus moves once the action is in the page, in the page's language. */
+  /** @internal The focus moves once the action is in the page, in the page's language. */
   protected override updated(): void {
     if (this.#focusAction) this.renderRoot.querySelector('button')?.focus();
     this.#focusAction = false;
   }
 
   /**
-   * One template for the idle, pending and success views and one for a failure, so the live
+   * @internal One template for the idle, pending and success views and one for a failure, so the live
    * region (`role=status`, `role=alert`) stays the same node while its words change, and a line of
    * the failure comes or goes alone: a focused button that stays keeps the focus.
    */

@@ -131,6 +131,14 @@ describe('the browser entries of dist/', () => {
       assert.deepEqual(offending, [], `${entry} reaches server libraries: ${JSON.stringify(offending)}`);
     });
   }
+  // The capture runs first in <head> of the callback page, before any other script: it never
+  // waits for Lit, in the npm build and in its script-tag file.
+  it('capture.js and itch-oauth-capture.iife.js hold no Lit', () => {
+    assert.deepEqual([...walk('capture.js').found.keys()].filter((specifier) => /^lit($|\/)/.test(specifier)), []);
+    assert.doesNotMatch(readFileSync(path.join(dist, 'itch-oauth-capture.iife.js'), 'utf8'), /lit-html|litElementVersions/);
+    assert.match(readFileSync(path.join(dist, 'itch-oauth.iife.js'), 'utf8'), /lit-html/, 'a control: the full file holds Lit');
+  });
+
   it('the server entry does reach zod (a control: the walk follows chunks)', () => {
     assert.ok(bareImportsOf('server.js').has('zod/mini'));
   });
