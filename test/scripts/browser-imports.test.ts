@@ -134,7 +134,10 @@ describe('the browser entries of dist/', () => {
   // The capture runs first in <head> of the callback page, before any other script: it never
   // waits for Lit, in the npm build and in its script-tag file.
   it('capture.js and itch-oauth-capture.iife.js hold no Lit', () => {
-    assert.deepEqual([...walk('capture.js').found.keys()].filter((specifier) => /^lit($|\/)/.test(specifier)), []);
+    assert.deepEqual(
+      [...walk('capture.js').found.keys()].filter((specifier) => /^lit($|\/)/.test(specifier)),
+      [],
+    );
     assert.doesNotMatch(readFileSync(path.join(dist, 'itch-oauth-capture.iife.js'), 'utf8'), /lit-html|litElementVersions/);
     assert.match(readFileSync(path.join(dist, 'itch-oauth.iife.js'), 'utf8'), /lit-html/, 'a control: the full file holds Lit');
   });
