@@ -14,7 +14,6 @@
 import { format } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { defineOnce } from './define-once.js';
 import { LitElement, html } from './lit.js';
 
 class CodeOverlay extends LitElement {
@@ -65,7 +64,9 @@ export function showCode(code: string | undefined): void {
   codeView?.remove();
   codeView = undefined;
   if (code === undefined) return;
-  codeView = document.createElement(defineOnce('itch-oauth-code', CodeOverlay)) as CodeOverlay;
+  // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
+  if (!customElements.get('itch-oauth-code')) customElements.define('itch-oauth-code', CodeOverlay);
+  codeView = document.createElement('itch-oauth-code') as CodeOverlay;
   codeView.code = code;
   document.body.append(codeView);
 }

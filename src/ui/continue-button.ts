@@ -14,7 +14,6 @@
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { LitElement, html, unsafeCSS } from './lit.js';
-import { defineOnce } from './define-once.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
@@ -76,7 +75,9 @@ class ContinueDialog extends LitElement {
  */
 export function showContinue(go: () => void, dismiss: () => void): () => boolean {
   const previous = document.activeElement as HTMLElement | null;
-  const host = document.createElement(defineOnce('itch-oauth-continue', ContinueDialog)) as ContinueDialog;
+  // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
+  if (!customElements.get('itch-oauth-continue')) customElements.define('itch-oauth-continue', ContinueDialog);
+  const host = document.createElement('itch-oauth-continue') as ContinueDialog;
   let shown = true;
   const end = (then?: () => void) => (event: Event) => {
     if (!event.isTrusted || !shown) return;
