@@ -12,7 +12,7 @@ import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js'
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
 import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
 import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
-import { trustedTypesBothFiles } from './scenarios-trusted-types.js';
+import { trustedTypesScriptFiles } from './scenarios-trusted-types.js';
 import { approveOnConsentPage, buttonReady, openFramedGame } from './steps.js';
 
 export interface ScenarioContext {
@@ -605,7 +605,7 @@ export const SCENARIOS: Scenario[] = [
   redirectLogin,
   pendingNoScripts,
   pendingStrictCsp,
-  trustedTypesBothFiles,
+  trustedTypesScriptFiles,
   hostileControl,
   hostileCapture,
   framedPopupLogin,
