@@ -16,6 +16,17 @@ export default {
   exclude: ['src/elements/*.styles.ts', 'src/elements/*.flow.ts', 'src/elements/*.view.ts', 'src/elements/events.ts'],
   outdir: '.',
   plugins: [
+    {
+      // The elements extend Lit's LitElement, which they import through src/ui/lit.ts (see there):
+      // the manifest names the package it comes from, not that internal module.
+      name: 'lit-superclass',
+      packageLinkPhase({ customElementsManifest }) {
+        for (const declaration of customElementsManifest.modules.flatMap((module) => module.declarations ?? [])) {
+          if (declaration.superclass?.module === '/src/ui/lit.js')
+            declaration.superclass = { name: declaration.superclass.name, package: 'lit' };
+        }
+      },
+    },
     modulePathResolverPlugin({
       modulePathTemplate: () => 'dist/index.js',
       definitionPathTemplate: () => 'dist/define.js',

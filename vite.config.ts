@@ -1,5 +1,5 @@
 // Five builds (see package.json "build"):
-//   vite build                    → the npm ESM build in dist/ (zod, hono, open, phaser external)
+//   vite build                    → the npm ESM build in dist/ (lit, zod, hono, open, phaser external)
 //   vite build --mode script-tag  → dist/itch-oauth.iife.js, everything browser-side, self-contained
 //   vite build --mode capture     → dist/itch-oauth-capture.iife.js, the capture alone
 //   vite build --mode button      → dist/itch-oauth-button.iife.js, the button and login() alone
@@ -18,6 +18,8 @@ import { defineConfig, type Plugin, type UserConfig } from 'vite';
  */
 const minifyCss: Plugin = {
   name: 'minify-css',
+  // Before the TypeScript transform, which under Vite 8 drops the /* css */ marks it looks for.
+  enforce: 'pre',
   async transform(code, id) {
     if (!/\/src\/.*\.ts$/.test(id) || !code.includes('/* css */ `')) return null;
     let out = '';
@@ -120,6 +122,8 @@ export default defineConfig(({ mode }): UserConfig => {
           /^open$/,
           // The game's own Phaser (an optional peer dependency): never bundled.
           /^phaser$/,
+          // Lit (a dependency): an app with Lit elements of its own shares the one copy.
+          /^lit($|\/)/,
         ],
         output: {
           // The token handler's itch.io client (login-client.ts, with what it imports) in a chunk,
@@ -128,6 +132,11 @@ export default defineConfig(({ mode }): UserConfig => {
           // "sideEffects"), where the calls that build zod schemas would otherwise stay.
           codeSplitting: {
             groups: [
+              // What stands in for the DOM while Lit loads where there is none (src/ui/lit.ts): a
+              // chunk of its own, so that it runs before "lit", which the chunk that holds Lit's
+              // importers imports first; what takes the stand-ins away again is in that chunk's own
+              // code, which runs after everything the chunk imports, Lit included.
+              { name: 'before-lit', test: /\/src\/ui\/before-lit\.ts$/, priority: 4 },
               // What the browser entries share with the server (the error codes, scopes, the
               // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
               { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },

@@ -72,9 +72,12 @@ export async function measureSizes(): Promise<{ rows: SizeRow[]; assets: Assets 
   ] as const) {
     add(`ours: dist/${file}`, readFileSync(`${root}dist/${file}`), note);
   }
-  // The elements import no library: the tree-shaken button is all an app bundles for it.
+  // The tree-shaken button with Lit, for an app without Lit of its own; and what the button adds to
+  // an app that has Lit already (dist/ leaves Lit to the app, so both share one copy).
   const button = await bundle(contender('button.ts'), 'es');
-  add('ours: button, tree-shaken ESM', button, '`import { ItchLoginButton }` + define; served to the late-import page');
+  add('ours: button, tree-shaken ESM', button, '`import { ItchLoginButton }` + define, Lit bundled; served to the late-import page');
+  const withoutLit = await bundle(contender('button.ts'), 'es', [/^lit($|\/)/, /^lit-(html|element)($|\/)/, /^@lit\//]);
+  add('ours: button, tree-shaken ESM, app has Lit', withoutLit, 'the same, Lit left to the app: what the button adds to a Lit app');
   const helloApp = await bundle(contender('hello-app.js'), 'iife');
   const helloCallback = await bundle(contender('hello-callback.js'), 'iife');
   add('hellojs: login page (core + itch network + POST)', helloApp, 'hellojs/dist/hello.js, no network modules');

@@ -28,7 +28,11 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
 // https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's
 // color-scheme, so a page that only declares light stays light even when the system is dark.
 // Forced colours (Windows High Contrast) drop the background: a system-colour border keeps the
-// button's edge. A reduced-motion preference stops the hover fade.
+// button's edge. A reduced-motion preference stops the hover fade. The login button fills its
+// element's box, whatever display the page gives the element (block, a width, a height), so that
+// every point of that box takes the click (a button's auto width is its content's, also as a
+// block: https://html.spec.whatwg.org/multipage/rendering.html#button-layout); Cancel beside it
+// keeps its own width.
 export const styles = /* css */ `
   :host {
     display: inline-flex;
@@ -71,7 +75,13 @@ export const styles = /* css */ `
     cursor: not-allowed;
     opacity: 0.55;
   }
+  [part='button'] {
+    width: 100%;
+    height: 100%;
+    justify-content: center;
+  }
   [part='cancel'] {
+    flex: none;
     background: none !important;
     color: inherit;
     text-decoration: underline;

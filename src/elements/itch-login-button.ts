@@ -6,10 +6,13 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { HTMLElement, drawing, h, shadow, text, upgrade } from '../ui/dom.js';
+import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
 import { styles } from './itch-login-button.styles.js';
+
+/** An attribute's text, or `undefined` (not `null`) once it is removed. */
+const orUndefined = (value: string | null) => value ?? undefined;
 
 /**
  * A "Log in with itch.io" button. In redirect mode it makes a one-time `state`, remembers the
@@ -34,96 +37,74 @@ import { styles } from './itch-login-button.styles.js';
  * @cssproperty [--itch-login-font=inherit] - Font shorthand.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchLoginButton extends HTMLElement {
-  /** @internal The attributes it follows (each mapped to its property in attributeChangedCallback). */
-  static observedAttributes = ['client-id', 'redirect-uri', 'scope', 'base-url', 'mode', 'backend', 'return-to', 'disabled'];
+export class ItchLoginButton extends LitElement {
+  /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
+  static override styles = unsafeCSS(styles);
 
-  /** The login options of the attributes and properties; an attribute removed restores the default. */
-  #options: LoginOptions = { ...DEFAULTS };
-  #messages: Partial<WidgetMessages> | undefined;
+  /**
+   * @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without
+   * decorators. An attribute removed gives its property the default back (`useDefault`); one
+   * whose default is `undefined` gets `undefined` back rather than `null`.
+   */
+  static override properties: PropertyDeclarations = {
+    clientId: { attribute: 'client-id', useDefault: true },
+    redirectUri: { attribute: 'redirect-uri', useDefault: true },
+    scope: { useDefault: true },
+    baseUrl: { attribute: 'base-url', useDefault: true },
+    mode: { converter: orUndefined },
+    backend: { converter: orUndefined },
+    returnTo: { attribute: 'return-to', converter: orUndefined },
+    disabled: { type: Boolean, reflect: true, useDefault: true },
+    messages: { attribute: false },
+  };
 
   /**
    * Client ID of the itch.io OAuth application. Required.
    * @attr client-id
    * @default ''
    */
-  public get clientId(): string {
-    return this.#options.clientId;
-  }
-  public set clientId(value: string) {
-    this.#set('clientId', value);
-  }
+  declare clientId: string;
 
   /**
    * The redirect URI registered for that application, exactly. Required.
    * @attr redirect-uri
    * @default ''
    */
-  public get redirectUri(): string {
-    return this.#options.redirectUri;
-  }
-  public set redirectUri(value: string) {
-    this.#set('redirectUri', value);
-  }
+  declare redirectUri: string;
 
   /**
    * Space-separated itch.io scopes.
    * @attr scope
    * @default DEFAULT_SCOPE
    */
-  public get scope(): string {
-    return this.#options.scope!;
-  }
-  public set scope(value: string) {
-    this.#set('scope', value);
-  }
+  declare scope: string;
 
   /**
    * Where itch.io lives (http(s), may carry a path prefix).
    * @attr base-url
    * @default DEFAULT_BASE_URL
    */
-  public get baseUrl(): string {
-    return this.#options.baseUrl!;
-  }
-  public set baseUrl(value: string) {
-    this.#set('baseUrl', value);
-  }
+  declare baseUrl: string;
 
   /**
    * `redirect` or `popup`. Default `popup` when the page is framed, else `redirect`.
    * @attr mode
    * @type {'redirect' | 'popup' | undefined}
    */
-  public get mode(): FlowMode | undefined {
-    return this.#options.mode;
-  }
-  public set mode(value: FlowMode | undefined) {
-    this.#set('mode', value);
-  }
+  declare mode: FlowMode | undefined;
 
   /**
    * URL of the app's token endpoint (the capture's `data-backend`): popup mode collects the
    * login from it. Required for popup mode.
    * @attr backend
    */
-  public get backend(): string | undefined {
-    return this.#options.backend;
-  }
-  public set backend(value: string | undefined) {
-    this.#set('backend', value);
-  }
+  declare backend: string | undefined;
 
   /**
    * Same-origin path+query to return to after the login. Default: the current path+query.
    * @attr return-to
    */
-  public get returnTo(): string | undefined {
-    return this.#options.returnTo;
-  }
-  public set returnTo(value: string | undefined) {
-    this.#set('returnTo', value);
-  }
+  declare returnTo: string | undefined;
 
   /**
    * Disables the button. Reflected to the `disabled` attribute.
@@ -131,84 +112,38 @@ export class ItchLoginButton extends HTMLElement {
    * @reflect
    * @default false
    */
-  public get disabled(): boolean {
-    return this.hasAttribute('disabled');
-  }
-  public set disabled(value: boolean) {
-    this.toggleAttribute('disabled', !!value);
-  }
+  declare disabled: boolean;
 
   /**
    * Messages over the shipped ones of the element's language, by key (`login`, `cancel`; the
    * keys of `src/i18n/locales/en.ts`), e.g. `{ login: 'Sign in' }`.
    */
-  public get messages(): Partial<WidgetMessages> | undefined {
-    return this.#messages;
-  }
-  public set messages(value: Partial<WidgetMessages> | undefined) {
-    this.#messages = value;
-    this.#request();
-  }
+  declare messages: Partial<WidgetMessages> | undefined;
 
   /**
    * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
    * is set, `await el.updateComplete` before reading the shadow tree.
    */
-  public get updateComplete(): Promise<boolean> {
-    return this.#drawing.drawn;
+  override get updateComplete(): Promise<boolean> {
+    return super.updateComplete;
   }
-
-  #drawing = drawing(this, () => this.#render());
-  /** The configuration is to be checked again when next drawn (any change but `disabled`'s). */
-  #recheck = true;
-  #unwatch: (() => void) | undefined;
 
   /** Why the configuration is invalid, if it is. */
   #configError: ItchOAuthError | undefined;
   /** The login a click started, while the button follows it. */
-  #login = new ButtonLogin(this, () => this.#request());
-
-  #label = h('slot');
-  #button = h(
-    'button',
-    { part: 'button', type: 'button' },
-    itchLogo(),
-    // The default slot, whose fallback text is the label.
-    h('span', { part: 'label' }, this.#label),
-  );
-  /** "Cancel", in the shadow tree while the login under way cannot see its popup. */
-  #cancelButton = h('button', { part: 'cancel', type: 'button' });
+  #login = new ButtonLogin(this, () => this.requestUpdate());
+  /** The words in the element's language, `undefined` while they load. */
+  #words: typeof en | undefined;
+  #unwatch: (() => void) | undefined;
 
   constructor() {
     super();
-    // The button goes in at the first drawing, with its words: never a button without a name.
-    shadow(this, styles);
-    this.#button.addEventListener('click', () => this.#onClick());
-    this.#cancelButton.addEventListener('click', () => this.#cancel());
-    // Properties a script set on the element before it was defined go through the setters above.
-    upgrade(this, ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo', 'disabled', 'messages']);
-  }
-
-  /** @internal The attribute's value to its property: `client-id` to `clientId`, and so on. */
-  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-    if (name == 'disabled') return this.#request(false);
-    const key = ATTRIBUTES[name]!;
-    this.#set(key, value ?? DEFAULTS[key]);
-  }
-
-  #set<Key extends keyof LoginOptions>(key: Key, value: LoginOptions[Key]): void {
-    if (this.#options[key] === value) return;
-    this.#options[key] = value;
-    this.#request();
-  }
-
-  /**
-   * Has the state drawn (a property, the words, the login under way): no framework, the shadow
-   * tree is built once and #render sets the text and attributes of the nodes it keeps.
-   */
-  #request(recheck = true): void {
-    this.#recheck ||= recheck;
-    this.#drawing.request();
+    // The defaults, which an attribute removed gives back (set here: a field would hide Lit's accessor).
+    this.clientId = '';
+    this.redirectUri = '';
+    this.scope = DEFAULT_SCOPE;
+    this.baseUrl = DEFAULT_BASE_URL;
+    this.disabled = false;
   }
 
   /** @internal Leaves the page for itch.io. Tests replace it. */
@@ -217,75 +152,71 @@ export class ItchLoginButton extends HTMLElement {
   }
 
   /** @internal */
-  connectedCallback(): void {
+  override connectedCallback(): void {
+    super.connectedCallback();
     addEventListener('pageshow', this.#login.pageShown);
-    this.#unwatch = watch(() => this.#request());
-    this.#request();
+    this.#unwatch = watch(() => this.requestUpdate());
   }
 
   /** @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     removeEventListener('pageshow', this.#login.pageShown);
     this.#unwatch?.();
     this.#login.end();
   }
 
+  /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */
+  protected override shouldUpdate(): boolean {
+    return (this.#words = messagesFor(this, en)) !== undefined;
+  }
+
+  /** @internal The configuration is checked again on any change but `disabled`'s, and said once per reason. */
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.size == 1 && changed.has('disabled')) return;
+    this.#configError = checkConfig(this.#options());
+    if (this.#configError) this.#login.report(this.#configError);
+  }
+
+  #options(): LoginOptions {
+    const { clientId, redirectUri, scope, baseUrl, mode, backend, returnTo } = this;
+    return { clientId, redirectUri, scope, baseUrl, mode, backend, returnTo };
+  }
+
   /** Synchronous from click to navigation or popup (see ButtonLogin.click). */
   #onClick(): void {
     if (this.disabled || this.#configError) return;
-    const error = this.#login.click(this.#options);
+    const error = this.#login.click(this.#options());
     if (!error) return;
     this.#configError = error;
     this.#login.report(error);
-    this.#request();
+    this.requestUpdate();
   }
 
   /** "Cancel" goes away with the login it ends: the focus goes back to the login button first. */
   #cancel(): void {
-    this.#button.focus();
+    this.renderRoot.querySelector<HTMLElement>('[part=button]')!.focus();
     this.#login.waiting?.abort();
   }
 
-  /**
-   * Draws the state: nothing while the element's language loads (nothing is shown in another
-   * language first); the configuration checked again unless `disabled` alone changed.
-   */
-  #render(): void {
-    const shipped = messagesFor(this, en);
-    if (!shipped) return;
-    if (this.#recheck) {
-      this.#recheck = false;
-      this.#configError = checkConfig(this.#options);
-      if (this.#configError) this.#login.report(this.#configError);
-    }
-    const words = { ...shipped, ...this.#messages };
-    const button = this.#button;
-    const cancel = this.#cancelButton;
-    text(this.#label, words.login);
-    button.disabled = this.disabled || this.#configError !== undefined;
-    if (this.#login.busy) button.setAttribute('aria-busy', 'true');
-    else button.removeAttribute('aria-busy');
-    if (!button.parentNode) this.shadowRoot!.prepend(button);
-    text(cancel, words.cancel);
-    if (!this.#login.waiting) {
-      // Cancel goes with the login it could end: a keyboard user on it is left on the button.
-      if (this.shadowRoot!.activeElement == cancel) button.focus();
-      cancel.remove();
-    } else if (!cancel.parentNode) this.shadowRoot!.append(cancel);
+  /** @internal Cancel goes with the login it could end: a keyboard user on it is left on the button, before it goes. */
+  protected override update(changed: PropertyValues<this>): void {
+    const root = this.shadowRoot!;
+    if (!this.#login.waiting && root.activeElement?.getAttribute('part') == 'cancel')
+      root.querySelector<HTMLElement>('[part=button]')!.focus();
+    super.update(changed);
+  }
+
+  /** @internal */
+  protected override render() {
+    const words = { ...this.#words!, ...this.messages };
+    return html`<button part="button" type="button" ?disabled=${this.disabled || this.#configError !== undefined} aria-busy=${
+      this.#login.busy ? 'true' : nothing
+    } @click=${this.#onClick}>${itchLogo}<span part="label"><slot>${words.login}</slot></span></button>${
+      this.#login.waiting ? html`<button part="cancel" type="button" @click=${this.#cancel}>${words.cancel}</button>` : nothing
+    }`;
   }
 }
-
-/** The attributes' properties. */
-const ATTRIBUTES: Record<string, keyof LoginOptions> = {
-  'client-id': 'clientId',
-  'redirect-uri': 'redirectUri',
-  scope: 'scope',
-  'base-url': 'baseUrl',
-  mode: 'mode',
-  backend: 'backend',
-  'return-to': 'returnTo',
-};
-const DEFAULTS: LoginOptions = { clientId: '', redirectUri: '', scope: DEFAULT_SCOPE, baseUrl: DEFAULT_BASE_URL };
 
 declare global {
   interface HTMLElementTagNameMap {

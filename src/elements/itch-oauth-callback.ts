@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { HTMLElement, drawing, h, shadow, text, upgrade } from '../ui/dom.js';
+import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations } from '../ui/lit.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -64,100 +64,57 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @cssproperty [--itch-login-error-color=light-dark(#b3261e, #ffb4ab)] - Colour of error messages.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
  */
-export class ItchOAuthCallback extends HTMLElement {
-  /** @internal The attributes it follows. */
-  static observedAttributes = ['no-redirect', 'store-url'];
+export class ItchOAuthCallback extends LitElement {
+  /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
+  static override styles = unsafeCSS(styles);
+
+  /** @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without decorators. */
+  static override properties: PropertyDeclarations = {
+    noRedirect: { type: Boolean, attribute: 'no-redirect', useDefault: true },
+    storeUrl: { attribute: 'store-url', converter: (value: string | null) => value ?? undefined },
+    messages: { attribute: false },
+  };
 
   /**
    * Stay on the callback page after a successful login.
    * @attr no-redirect
    * @default false
    */
-  public get noRedirect(): boolean {
-    return this.#noRedirect;
-  }
-  public set noRedirect(value: boolean) {
-    this.#noRedirect = value;
-    this.#drawing.request();
-  }
+  declare noRedirect: boolean;
 
   /**
    * The game's itch.io store page (http or https), linked after a `not_owner` refusal ("You need
    * to own this game on itch.io to continue"), e.g. `https://pixelforge.itch.io/starfall-keep`.
    * @attr store-url
    */
-  public get storeUrl(): string | undefined {
-    return this.#storeUrl;
-  }
-  public set storeUrl(value: string | undefined) {
-    this.#storeUrl = value;
-    this.#drawing.request();
-  }
+  declare storeUrl: string | undefined;
 
   /**
    * Messages over the shipped ones of the element's language, by key (`pending`, `success`,
    * `retry`, `close`, an error code…: the keys of `src/i18n/locales/en.ts`). The slots still
    * replace the messages they hold.
    */
-  public get messages(): Partial<WidgetMessages> | undefined {
-    return this.#messages;
-  }
-  public set messages(value: Partial<WidgetMessages> | undefined) {
-    this.#messages = value;
-    this.#drawing.request();
-  }
+  declare messages: Partial<WidgetMessages> | undefined;
 
   /**
    * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
    * is set, `await el.updateComplete` before reading the shadow tree.
    */
-  public get updateComplete(): Promise<boolean> {
-    return this.#drawing.drawn;
+  override get updateComplete(): Promise<boolean> {
+    return super.updateComplete;
   }
 
-  #noRedirect = false;
-  #storeUrl: string | undefined;
-  #messages: Partial<WidgetMessages> | undefined;
   #view: View = { kind: 'idle' };
-  /**
-   * As `<itch-login-button>`'s: the nodes are made once, and a change is drawn by setting their
-   * text and attributes; so the live region (`role=status`, or `role=alert` after a failure) stays
-   * the same node while the words change: announced once.
-   */
-  #drawing = drawing(this, () => this.#render());
+  /** The words in the element's language, `undefined` while they load. */
+  #words: WidgetMessages | undefined;
   #unwatch: (() => void) | undefined;
   /** The error view's action takes the focus when next drawn. */
   #focusAction = false;
 
-  /** The live region of the idle, pending and success views. */
-  #status = h('p', { part: 'status', role: 'status' });
-  /** The `pending` or `success` slot, in #status, its message the fallback. */
-  #slot = h('slot');
-  /** What happened, in the error slot. */
-  #error = h('p', { class: 'error' });
-  #errorSlot = h('slot', { name: 'error' }, this.#error);
-  /** The live region of a failure; the lines below are in it while they apply, in this order. */
-  #alert = h('div', { part: 'status', role: 'alert' }, this.#errorSlot);
-  /** What to do next in a popup whose login ended here. */
-  #next = h('p');
-  #store = h('a', { part: 'store' });
-  #storeLine = h('p', {}, this.#store);
-  /** "Try again" (part retry) or "Close" (part close). */
-  #action = h('button', { type: 'button' });
-
   constructor() {
     super();
-    shadow(this, styles);
-    this.#action.addEventListener('click', () =>
-      this.#view.kind == 'error' && this.#view.popup !== undefined ? this.closeWindow() : this.#retry(),
-    );
-    upgrade(this, ['noRedirect', 'storeUrl', 'messages']);
-  }
-
-  /** @internal The attribute's value to its property. */
-  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-    if (name == 'no-redirect') this.noRedirect = value !== null;
-    else this.storeUrl = value ?? undefined;
+    // The default, which the attribute removed gives back (set here: a field would hide Lit's accessor).
+    this.noRedirect = false;
   }
 
   /** @internal Goes on to another page, leaving this one out of the history. Tests replace it. */
@@ -176,25 +133,32 @@ export class ItchOAuthCallback extends HTMLElement {
   }
 
   /** @internal */
-  connectedCallback(): void {
-    this.#unwatch = watch(() => this.#drawing.request());
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#unwatch = watch(() => this.requestUpdate());
     const document_ = document as Document & { prerendering?: boolean };
     if (document_.prerendering) {
       document_.addEventListener('prerenderingchange', () => this.#show(), { once: true });
     } else {
       this.#show();
     }
-    this.#drawing.request();
   }
 
   /** @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.#unwatch?.();
   }
 
+  /** The view changes: drawn as a property change is. */
+  #setView(view: View): void {
+    this.#view = view;
+    this.requestUpdate();
+  }
+
   #show(): void {
-    const view = (this.#view = viewOf(takeDocumentOutcome()));
-    this.#drawing.request();
+    const view = viewOf(takeDocumentOutcome());
+    this.#setView(view);
     if (view.kind === 'idle' || documentOutcome.announced) return;
     documentOutcome.announced = true;
     void whenParsed().then(() => {
@@ -206,9 +170,9 @@ export class ItchOAuthCallback extends HTMLElement {
         this.dispatchEvent(errorEvent(view.code, en[view.code]));
         // What the person can do next ("Try again" or "Close") takes the focus, once, so that a
         // keyboard or screen reader user starts there; the alert above it has said what happened.
-        // (When drawn: at once, or once the element's language has loaded.)
+        // (When drawn: at once, or once the element's language has loaded; see updated().)
         this.#focusAction = true;
-        this.#drawing.request();
+        this.requestUpdate();
       }
     });
   }
@@ -219,8 +183,7 @@ export class ItchOAuthCallback extends HTMLElement {
    */
   #retry(): void {
     const flow = this.#view.kind === 'error' ? this.#view.flow : undefined;
-    this.#view = { kind: 'pending' };
-    this.#drawing.request();
+    this.#setView({ kind: 'pending' });
     if (!flow) return this.navigate('/');
     try {
       const state = createState();
@@ -234,53 +197,45 @@ export class ItchOAuthCallback extends HTMLElement {
       saveFlow(sessionStorage, state, { ...flow, mode: 'redirect', createdAt: Date.now() });
       this.navigate(url.href);
     } catch {
-      this.#view = { kind: 'error', code: 'config_invalid', flow: undefined };
+      this.#setView({ kind: 'error', code: 'config_invalid', flow: undefined });
     }
   }
 
-  /**
-   * Draws the view, nothing while the element's language loads (nothing is shown in another
-   * language first). The view's region is put in place only when the kind of view changes; the
-   * rest is text and attributes of the nodes kept, so a focused button keeps the focus.
-   */
-  #render(): void {
-    const shipped = messagesFor(this, en);
-    if (!shipped) return;
-    const words = { ...shipped, ...this.#messages };
-    const view = this.#view;
-    const root = this.shadowRoot!;
-    if (view.kind != 'error') {
-      if (this.#status.parentNode != root) root.replaceChildren(this.#status);
-      if (view.kind == 'idle') text(this.#status, words.idle);
-      else {
-        this.#slot.name = view.kind;
-        text(this.#slot, words[view.kind]);
-        if (this.#slot.parentNode != this.#status) this.#status.replaceChildren(this.#slot);
-      }
-      return;
-    }
-    if (this.#alert.parentNode != root) root.replaceChildren(this.#alert);
-    text(this.#error, words[view.code]);
-    // A line is put in (in its place) or taken out only when it comes or goes: a focused button
-    // that stays keeps the focus.
-    const next = this.#next;
-    if (!view.popup) next.remove();
-    else if (!next.parentNode) this.#errorSlot.after(next);
-    if (view.popup) text(next, words[view.popup]);
-    const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.#storeUrl ?? '');
-    const line = this.#storeLine;
-    const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
-    const button = this.#action;
-    if (!store) line.remove();
-    else if (!line.parentNode) this.#alert.insertBefore(line, button.parentNode ? button : null);
-    if (store) this.#store.href = this.#storeUrl!;
-    text(this.#store, words.store);
-    if (!action) return button.remove();
-    button.setAttribute('part', action);
-    text(button, words[action]);
-    if (!button.parentNode) this.#alert.append(button);
-    if (this.#focusAction) button.focus();
+  #act(): void {
+    if (this.#view.kind == 'error' && this.#view.popup !== undefined) this.closeWindow();
+    else this.#retry();
+  }
+
+  /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */
+  protected override shouldUpdate(): boolean {
+    return (this.#words = messagesFor(this, en)) !== undefined;
+  }
+
+  /** @internal The focus moves once the action is in the page, in the page's language. */
+  protected override updated(): void {
+    if (this.#focusAction) this.renderRoot.querySelector('button')?.focus();
     this.#focusAction = false;
+  }
+
+  /**
+   * @internal One template for the idle, pending and success views and one for a failure, so the live
+   * region (`role=status`, `role=alert`) stays the same node while its words change, and a line of
+   * the failure comes or goes alone: a focused button that stays keeps the focus.
+   */
+  protected override render() {
+    const words = { ...this.#words!, ...this.messages };
+    const view = this.#view;
+    if (view.kind != 'error')
+      return html`<p part="status" role="status">${
+        view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
+      }</p>`;
+    const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
+    const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
+    return html`<div part="status" role="alert"><slot name="error"><p class="error">${words[view.code]}</p></slot>${
+      view.popup ? html`<p>${words[view.popup]}</p>` : nothing
+    }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
+      action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing
+    }</div>`;
   }
 }
 

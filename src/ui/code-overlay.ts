@@ -1,7 +1,8 @@
 /*
  * The one piece of UI the popup login draws on the game's page by itself: the code a person
  * confirms in a popup this page cannot see (its `window.open` returned nothing), the one sign
- * that ties the two together. Plain DOM, no framework: `login()` uses it from the script tag too.
+ * that ties the two together. A Lit element (an internal tag, `itch-oauth-code`) that draws its
+ * <dialog> in the page itself, without a shadow root: `login()` uses it from the script tag too.
  * It speaks the game page's language (`<html lang>`, else the browser's; see src/i18n/).
  *
  * A modal <dialog> (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element):
@@ -13,28 +14,59 @@
 import { format } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
+import { LitElement, html } from './lit.js';
 
-let codeView: HTMLDialogElement | undefined;
-let unwatch: (() => void) | undefined;
+class CodeOverlay extends LitElement {
+  /** The code the popup shows too. */
+  declare code: string;
+  #unwatch: (() => void) | undefined;
+
+  /** In the page, not in a shadow root: the dialog is the page's own element (as a screen reader meets it). */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#unwatch = watch(() => this.requestUpdate());
+    // Drawn and shown now rather than in a microtask: the code must not wait.
+    this.performUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unwatch?.();
+  }
+
+  /** Its place and colours through the CSS object model, which a strict `style-src` allows (a style attribute in markup it does not). */
+  protected override firstUpdated(): void {
+    const view = this.querySelector('dialog')!;
+    view.style.cssText = 'position:fixed;z-index:2147483647;inset:auto 1rem 1rem auto;background:#222;color:#fff;font:16px system-ui';
+    view.showModal();
+  }
+
+  /**
+   * In English while the page's language loads: the code itself must not wait. Escape closes the
+   * dialog (the focus is back where it was): it stays in view, without the modality and without
+   * taking the focus again (show() would). On a removed one this changes nothing.
+   */
+  protected override render() {
+    const words = messagesFor(document.documentElement, en) ?? en;
+    return html`<dialog @close=${(event: Event) => ((event.target as HTMLDialogElement).open = true)}>${format(words.code, { code: this.code })}</dialog>`;
+  }
+}
+
+let codeView: CodeOverlay | undefined;
 
 /** Shows the code (or, with `undefined`, removes it and returns the focus). */
 export function showCode(code: string | undefined): void {
-  codeView?.close();
+  codeView?.querySelector('dialog')?.close();
   codeView?.remove();
   codeView = undefined;
-  unwatch?.();
   if (code === undefined) return;
-  const view = (codeView = document.createElement('dialog'));
-  view.style.cssText = 'position:fixed;z-index:2147483647;inset:auto 1rem 1rem auto;background:#222;color:#fff;font:16px system-ui';
-  // In English while the page's language loads: the code itself must not wait.
-  const say = () => (view.textContent = format((messagesFor(document.documentElement, en) ?? en).code, { code }));
-  say();
-  unwatch = watch(say);
-  // Escape closed it (the focus is back where it was): it stays in view, without the modality
-  // and without taking the focus again (show() would). On a removed one this changes nothing.
-  view.onclose = () => {
-    view.open = true;
-  };
-  document.body.append(view);
-  view.showModal();
+  // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
+  if (!customElements.get('itch-oauth-code')) customElements.define('itch-oauth-code', CodeOverlay);
+  codeView = document.createElement('itch-oauth-code') as CodeOverlay;
+  codeView.code = code;
+  document.body.append(codeView);
 }

@@ -6,19 +6,68 @@
  * https://html.spec.whatwg.org/multipage/interaction.html#tracking-user-activation), so this
  * button asks for one. A modal `<dialog>` (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-dialog-element):
  * it is drawn in the top layer, above a game's full-screen canvas too, takes the focus, and
- * closes on Escape. Plain DOM in a shadow root (see ./dom.ts): its text is set again when the
- * words change.
+ * closes on Escape. A Lit element (an internal tag, `itch-oauth-continue`) drawn at once when
+ * shown, so the dialog is open and focused when `login()` returns.
  * It speaks the page's language (`<html lang>`, else the browser's; see src/i18n/): the words
  * `login` (the dialog's name), `continue` and `dismiss`.
  */
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { h, shadow, text } from './dom.js';
+import { LitElement, html, unsafeCSS } from './lit.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
 // colors make visible (https://www.w3.org/TR/css-color-adjust-1/#forced-colors-properties).
 const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
+
+/** The dialog; `showContinue` makes one. */
+class ContinueDialog extends LitElement {
+  static override styles = unsafeCSS(styles);
+
+  /** Continue's click (a person's own), and Cancel's or Escape's. */
+  declare go: (event: Event) => void;
+  declare dismiss: (event: Event) => void;
+
+  /** The keys that went down in the dialog (by `code`) and are not up yet. */
+  #pressed = new Set<string>();
+  #unwatch: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#unwatch = watch(() => this.requestUpdate());
+    // Drawn and shown now rather than in a microtask: the player's next key or click finds it.
+    this.performUpdate();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unwatch?.();
+  }
+
+  protected override firstUpdated(): void {
+    this.renderRoot.querySelector('dialog')!.showModal();
+  }
+
+  // A key held down since before the button showed (a game's Enter or Space) must not press it:
+  // its repeated keydowns are cancelled (Enter presses on a keydown, Space arms the button for its
+  // keyup). The keyup of a key that did not go down here is cancelled too: Space presses on its
+  // keyup, and no engine we test presses on a keyup without its keydown, but nothing promises
+  // it. Only a key pressed anew counts.
+  #keydown(event: KeyboardEvent): void {
+    if (event.repeat) event.preventDefault();
+    else this.#pressed.add(event.code);
+  }
+
+  #keyup(event: KeyboardEvent): void {
+    if (!this.#pressed.delete(event.code)) event.preventDefault();
+  }
+
+  /** In English while the page's language loads: the player's click must not wait. */
+  protected override render() {
+    const words = messagesFor(document.documentElement, en) ?? en;
+    return html`<dialog part="dialog" aria-label=${words.login} @keydown=${this.#keydown} @keyup=${this.#keyup} @close=${this.dismiss}><button part="continue" autofocus @click=${this.go}>${words.continue}</button><button part="dismiss" @click=${this.dismiss}>${words.dismiss}</button></dialog>`;
+  }
+}
 
 /**
  * Shows the button, with `go` run in its click (a person's own: a click a script made is ignored)
@@ -26,7 +75,9 @@ const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px 
  */
 export function showContinue(go: () => void, dismiss: () => void): () => boolean {
   const previous = document.activeElement as HTMLElement | null;
-  const host = document.createElement('div');
+  // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
+  if (!customElements.get('itch-oauth-continue')) customElements.define('itch-oauth-continue', ContinueDialog);
+  const host = document.createElement('itch-oauth-continue') as ContinueDialog;
   let shown = true;
   const end = (then?: () => void) => (event: Event) => {
     if (!event.isTrusted || !shown) return;
@@ -36,41 +87,12 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   const remove = () => {
     const was = shown;
     shown = false;
-    unwatch();
     host.remove();
     if (was) previous?.focus();
     return was;
   };
-  const yes = h('button', { part: 'continue', autofocus: '' });
-  const no = h('button', { part: 'dismiss' });
-  const dialog = h('dialog', { part: 'dialog' }, yes, no);
-  yes.onclick = end(go);
-  // A key held down since before the button showed (a game's Enter or Space) must not press it:
-  // its repeated keydowns are cancelled (Enter presses on a keydown, Space arms the button for its
-  // keyup). The keyup of a key that did not go down here is cancelled too: Space presses on its
-  // keyup, and no engine we test presses on a keyup without its keydown, but nothing promises
-  // it. Only a key pressed anew counts. (The handlers return nothing: an on-handler's false
-  // would cancel every key.)
-  const pressed = new Set<string>();
-  dialog.onkeydown = (event) => {
-    if (event.repeat) event.preventDefault();
-    else pressed.add(event.code);
-  };
-  dialog.onkeyup = (event) => {
-    if (!pressed.delete(event.code)) event.preventDefault();
-  };
-  no.onclick = dialog.onclose = end(dismiss);
-  shadow(host, styles).append(dialog);
-  // In English while the page's language loads: the player's click must not wait.
-  const draw = () => {
-    const words = messagesFor(document.documentElement, en) ?? en;
-    dialog.setAttribute('aria-label', words.login);
-    text(yes, words.continue);
-    text(no, words.dismiss);
-  };
-  draw();
-  const unwatch = watch(draw);
+  host.go = end(go);
+  host.dismiss = end(dismiss);
   document.body.append(host);
-  dialog.showModal();
   return remove;
 }

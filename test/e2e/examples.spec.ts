@@ -319,6 +319,25 @@ for (const example of EXAMPLES) {
       });
     }
 
+    if (example.name === 'deno' || example.name === 'bun') {
+      // A server that renders an app's pages imports the package's browser entries too: there is
+      // no DOM there, and they import, register nothing and leave no DOM global behind (for Node,
+      // a browser-condition build and a workerd bundle: test/scripts/browser-imports.test.ts).
+      test('imports . and ./define without a DOM: nothing registered, no DOM global left', () => {
+        const script = `const names = ['HTMLElement', 'document', 'customElements'];
+const index = await import('itch-oauth-widget');
+await import('itch-oauth-widget/define');
+console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof index.ItchOAuthCallback], left: names.filter((name) => name in globalThis) }));`;
+        const ran = spawnSync(bin(example.name), example.name === 'deno' ? ['eval', script] : ['-e', script], {
+          cwd: path.join(examples, example.name),
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+        });
+        expect(ran.status, ran.stderr).toBe(0);
+        expect(JSON.parse(ran.stdout.trim().split('\n').pop()!)).toEqual({ classes: ['function', 'function'], left: [] });
+      });
+    }
+
     if (example.name === 'static-node' || example.name === 'cloudflare-worker') {
       // The framed game: on another site (localhost, the example's GAME_ORIGIN), framed by a
       // third one (as itch.io's page frames html-classic.itch.zone), so the site's cookie is

@@ -2,7 +2,8 @@
 // view (in a 20rem column, a phone's width) are rendered from the npm build (dist/define.js),
 // which loads each language as a chunk of dist/, and no text may overflow its box or be clipped.
 // (The script-tag files load theirs from dist/locales/: see button-file.spec.ts.) A screenshot per
-// language is attached.
+// language is attached. dist/ leaves Lit to the app (an app with Lit elements of its own shares one
+// copy): an import map gives the browser Lit's modules from node_modules/, as a bundler would.
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -17,10 +18,21 @@ const page = (locale: string) => `<!doctype html>
 <html lang="${locale}"><meta charset="utf-8">
 <style>body { font: 16px system-ui; margin: 1rem } .col { width: 16rem; margin-bottom: 1rem } .wide { width: 20rem }</style>
 <script>sessionStorage.setItem(${JSON.stringify(OUTCOME_KEY)}, ${JSON.stringify(JSON.stringify({ code: ERROR_CODES.indexOf('popup_unverified'), flow: 0 }))});</script>
+<script type="importmap">${JSON.stringify({ imports: LIT })}</script>
 <script type="module" src="/dist/define.js"></script>
 <div class="col"><itch-login-button client-id="c" redirect-uri="https://example.test/callback.html"></itch-login-button></div>
 <div class="col wide"><itch-oauth-callback></itch-oauth-callback></div>
 </html>`;
+
+/** Lit's modules, by the names dist/ and Lit's own packages import them. */
+const LIT = {
+  lit: '/node_modules/lit/index.js',
+  'lit-html': '/node_modules/lit-html/lit-html.js',
+  'lit-html/': '/node_modules/lit-html/',
+  'lit-element/': '/node_modules/lit-element/',
+  '@lit/reactive-element': '/node_modules/@lit/reactive-element/reactive-element.js',
+  '@lit/reactive-element/': '/node_modules/@lit/reactive-element/',
+};
 
 let server: Server;
 let origin: string;
@@ -29,7 +41,8 @@ test.beforeAll(async () => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const locale = /^\/page\/([\w-]+)$/.exec(path)?.[1];
     if (locale) return response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(locale));
-    if (!/^\/dist\/[\w./-]+\.js$/.test(path) || path.includes('..')) return response.writeHead(404).end();
+    if (!/^\/(dist|node_modules\/(lit|lit-html|lit-element|@lit\/reactive-element))\/[\w./-]+\.js$/.test(path) || path.includes('..'))
+      return response.writeHead(404).end();
     readFile(new URL(path.slice(1), ROOT)).then(
       (body) => response.writeHead(200, { 'content-type': 'text/javascript' }).end(body),
       () => response.writeHead(404).end(),

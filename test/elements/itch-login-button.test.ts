@@ -260,6 +260,22 @@ describe('<itch-login-button>', () => {
     expect([el.scope, el.clientId]).to.deep.equal(['profile:me', '']);
   });
 
+  it('takes clicks on its whole box when the page makes it a block, with a width and a height', async () => {
+    const { el, inner } = await button(
+      html`<itch-login-button style="display: block; width: 30rem; height: 5rem" client-id="abc" redirect-uri=${REDIRECT}></itch-login-button>`,
+    );
+    const box = el.getBoundingClientRect();
+    const points = [
+      [box.left + 2, box.top + 2],
+      [box.right - 2, box.top + 2],
+      [box.left + 2, box.bottom - 2],
+      [box.right - 2, box.bottom - 2],
+      [box.left + box.width / 2, box.top + box.height / 2],
+    ] as const;
+    const missed = points.filter(([x, y]) => el.shadowRoot!.elementFromPoint(x, y)?.closest('[part=button]') !== inner);
+    expect(missed, 'the points of the box that the inner button does not cover').to.deep.equal([]);
+  });
+
   it('takes the same box before and after it upgrades, with the documented rule', async () => {
     const style = document.createElement('style');
     style.textContent = ITCH_LOGIN_BUTTON_PREUPGRADE_CSS.replace(/itch-login-button/g, 'late-login-button');

@@ -12,6 +12,7 @@ import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js'
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
 import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
 import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
+import { trustedTypesScriptFiles } from './scenarios-trusted-types.js';
 import { approveOnConsentPage, buttonReady, openFramedGame, POPUP_BLOCKER_PROBE } from './steps.js';
 
 export interface ScenarioContext {
@@ -595,6 +596,7 @@ export const SCENARIOS: Scenario[] = [
   redirectLogin,
   pendingNoScripts,
   pendingStrictCsp,
+  trustedTypesScriptFiles,
   hostileControl,
   hostileCapture,
   framedPopupLogin,

@@ -3,11 +3,14 @@
 // chunk that held those beside the server's schemas would make every SPA and Phaser game that
 // imports the button also load zod. Walks the relative imports of each built browser entry in
 // dist/ (`npm run build` first; CI builds it at `npm ci`).
+import { build } from 'esbuild';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const browserEntries = ['index.js', 'define.js', 'capture.js', 'phaser.js'];
@@ -35,6 +38,27 @@ function walk(entry: string): { found: Map<string, string>; seen: Set<string> } 
 
 const bareImportsOf = (entry: string) => walk(entry).found;
 
+/** A module that imports `.` and `./define` and prints what they left on the global object. */
+const importBoth = (from: string) => `
+  const names = ['HTMLElement', 'document', 'customElements'];
+  const before = names.filter((name) => name in globalThis);
+  const index = await import(${JSON.stringify(`${from}index.js`)});
+  await import(${JSON.stringify(`${from}define.js`)});
+  console.log(JSON.stringify({
+    classes: [typeof index.ItchLoginButton, typeof index.ItchOAuthCallback],
+    before,
+    after: names.filter((name) => name in globalThis),
+  }));
+`;
+/** What a DOM-less runtime that ran `importBoth` prints. */
+const nothingLeft = { classes: ['function', 'function'], before: [], after: [] };
+
+/** Runs an ES module file in Node, with `conditions` added to the ones it resolves packages with. */
+function runModule(file: string, conditions: string[] = []): unknown {
+  const out = execFileSync(process.execPath, [...conditions.map((name) => `--conditions=${name}`), file], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
 describe('the browser entries of dist/', () => {
   // A server that renders an app's pages (Next.js, Nuxt, SvelteKit, Astro) imports the modules its
   // pages import: there is no DOM there, and importing the package must not throw.
@@ -49,6 +73,55 @@ describe('the browser entries of dist/', () => {
     });
   }
 
+  // Node resolves Lit with its `node` condition, whose DOM shim leaves a global customElements.
+  it('. and ./define leave no DOM global behind in Node, and register nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'itch-imports-'));
+    try {
+      writeFileSync(path.join(dir, 'node.mjs'), importBoth(pathToFileURL(dist).href));
+      assert.deepEqual(runModule(path.join(dir, 'node.mjs')), nothingLeft);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A server build that renders with the `browser` condition (SSR of a framework that asks for
+  // it) gets Lit's browser build, which needs a DOM as it loads.
+  it('. and ./define import in Node resolving with the browser condition, leaving nothing behind', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'itch-imports-'));
+    try {
+      writeFileSync(path.join(dir, 'browser.mjs'), importBoth(pathToFileURL(dist).href));
+      assert.deepEqual(runModule(path.join(dir, 'browser.mjs'), ['browser']), nothingLeft);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // workerd (Cloudflare Workers) runs what wrangler bundled with esbuild and the `workerd`,
+  // `worker` and `browser` conditions (see scripts/worker-bundle.mjs): Lit's browser build, no DOM.
+  it('. and ./define bundled as wrangler bundles for workerd import without a DOM, leaving nothing behind', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'itch-imports-'));
+    try {
+      writeFileSync(path.join(dir, 'entry.mjs'), importBoth(dist));
+      await build({
+        entryPoints: [path.join(dir, 'entry.mjs')],
+        outfile: path.join(dir, 'worker.mjs'),
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        conditions: ['workerd', 'worker', 'browser'],
+        mainFields: ['module', 'main'],
+        nodePaths: [fileURLToPath(new URL('../../node_modules/', import.meta.url))],
+        logLevel: 'silent',
+      });
+      const bundle = readFileSync(path.join(dir, 'worker.mjs'), 'utf8');
+      assert.match(bundle, /createTreeWalker/, "the bundle holds Lit's browser build");
+      assert.doesNotMatch(bundle, /ssr-dom-shim/, "the bundle holds no DOM shim (Lit's node build)");
+      assert.deepEqual(runModule(path.join(dir, 'worker.mjs')), nothingLeft);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const entry of browserEntries) {
     it(`${entry} reaches no server library`, () => {
       const { found: imports, seen } = walk(entry);
@@ -58,6 +131,17 @@ describe('the browser entries of dist/', () => {
       assert.deepEqual(offending, [], `${entry} reaches server libraries: ${JSON.stringify(offending)}`);
     });
   }
+  // The capture runs first in <head> of the callback page, before any other script: it never
+  // waits for Lit, in the npm build and in its script-tag file.
+  it('capture.js and itch-oauth-capture.iife.js hold no Lit', () => {
+    assert.deepEqual(
+      [...walk('capture.js').found.keys()].filter((specifier) => /^lit($|\/)/.test(specifier)),
+      [],
+    );
+    assert.doesNotMatch(readFileSync(path.join(dist, 'itch-oauth-capture.iife.js'), 'utf8'), /lit-html|litElementVersions/);
+    assert.match(readFileSync(path.join(dist, 'itch-oauth.iife.js'), 'utf8'), /lit-html/, 'a control: the full file holds Lit');
+  });
+
   it('the server entry does reach zod (a control: the walk follows chunks)', () => {
     assert.ok(bareImportsOf('server.js').has('zod/mini'));
   });

@@ -10,10 +10,14 @@ import type { Page } from '@playwright/test';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const probeSource = readFileSync(new URL('./hostile-probe.js', import.meta.url), 'utf8');
 
-/** The README's Content-Security-Policy for the callback page, with Trusted Types enforced. */
+/**
+ * The recommended Content-Security-Policy for the callback page (docs/concepts/security.md), with
+ * Trusted Types enforced: the package's two policies and Lit's. (It ends with the trusted-types
+ * directive, so that a test may add `'allow-duplicates'` to it.)
+ */
 export const STRICT_CSP =
   "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
-  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale";
+  "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html";
 
 /** Every kind of third-party script a callback page might carry. */
 export const HOSTILE_KINDS = ['inline', 'classic', 'defer', 'async', 'module', 'inline-module', 'body-inline'] as const;
