@@ -23,10 +23,13 @@ const budgets = [
   // check, the wait for a popup that window.open could not return, the code view, the refusal
   // codes in words), and the choice of language, whose words are loaded from locales/ beside the
   // file; and Lit, which the elements and login()'s dialogs are written with (about 4.5 KB of
-  // each file). The capture part runs before Lit is evaluated: it is first in the file.
-  ['dist/itch-oauth.iife.js', 15 * 1024 - inHeader('itch-oauth.iife.js')],
-  // The button and login(), with Lit, for a framed game's page: no capture, no callback element.
-  ['dist/itch-oauth-button.iife.js', 13 * 1024 - inHeader('itch-oauth-button.iife.js')],
+  // each file). The capture part runs before Lit is evaluated: it is first in the file. 15 KiB
+  // for the Lit elements; provisionally 16 KiB since it carries gameSession() too (about 900 B,
+  // which the engines' bridge uses), until the elements win those bytes back.
+  ['dist/itch-oauth.iife.js', 16 * 1024 - inHeader('itch-oauth.iife.js')],
+  // The button, login() and gameSession(), with Lit, for a framed game's page: no capture, no
+  // callback element. 13 KiB for the Lit button; provisionally 14 KiB with gameSession().
+  ['dist/itch-oauth-button.iife.js', 14 * 1024 - inHeader('itch-oauth-button.iife.js')],
   // ItchOAuth.bridge for game engines (string options in, a JSON string to a named callback out,
   // cancel by id), in a file of its own so that pages with the button do not pay for it. 640 B
   // until it carried the game session too (login with `renew`, `restore`, `fetch`: 190 B), so that

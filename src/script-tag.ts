@@ -7,5 +7,5 @@ import './capture/script-tag.js';
 import './define.js';
 
 export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
-export { gameSession } from './core/game-session.js';
 export { setMessages } from './i18n/messages.js';
+export { gameSession } from './core/game-session.js';

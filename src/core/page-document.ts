@@ -12,11 +12,21 @@
  * @see https://webidl.spec.whatwg.org/#LegacyOverrideBuiltIns
  */
 
-type Own = 'currentScript' | 'head' | 'body' | 'documentElement' | 'activeElement';
+type Own = 'currentScript' | 'head' | 'body' | 'documentElement' | 'activeElement' | 'readyState';
 
 /** `document[name]` as the browser defines it, whatever elements the page holds. */
 export function documentProperty<K extends Own>(name: K): Document[K] {
   return Object.getOwnPropertyDescriptor(Document.prototype, name)!.get!.call(document) as Document[K];
+}
+
+/** `document.createElement(tag)`, whatever elements the page holds. */
+export function createElement(tag: string): HTMLElement {
+  return Document.prototype.createElement.call(document, tag);
+}
+
+/** `document.addEventListener` (or, with `remove`, `removeEventListener`), whatever elements the page holds. */
+export function listenOnDocument(type: string, listener: () => void, remove = false): void {
+  (remove ? EventTarget.prototype.removeEventListener : EventTarget.prototype.addEventListener).call(document, type, listener);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { CaptureOutcome } from '../capture/outcome.js';
 import { BACKEND_REJECTED, ERROR_CODES, isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
 import type { FlowRecord } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
+import { documentProperty, listenOnDocument } from '../core/page-document.js';
 
 /**
  * What to do next, said in a popup whose login ended here because the game that opened it could
@@ -54,13 +55,13 @@ function refinedCode(outcome: CaptureOutcome): ItchOAuthErrorCode | undefined {
  */
 export function whenParsed(): Promise<void> {
   return new Promise((resolve) => {
-    if (document.readyState === 'complete') return queueMicrotask(resolve);
+    if (documentProperty('readyState') === 'complete') return queueMicrotask(resolve);
     const done = () => {
-      document.removeEventListener('DOMContentLoaded', done);
+      listenOnDocument('DOMContentLoaded', done, true);
       removeEventListener('load', done);
       resolve();
     };
-    document.addEventListener('DOMContentLoaded', done);
+    listenOnDocument('DOMContentLoaded', done);
     addEventListener('load', done);
   });
 }

@@ -15,6 +15,7 @@ import { format } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { LitElement, html } from './lit.js';
+import { createElement, documentProperty } from '../core/page-document.js';
 
 class CodeOverlay extends LitElement {
   /** The code the popup shows too. */
@@ -51,7 +52,7 @@ class CodeOverlay extends LitElement {
    * taking the focus again (show() would). On a removed one this changes nothing.
    */
   protected override render() {
-    const words = messagesFor(document.documentElement, en) ?? en;
+    const words = messagesFor(documentProperty('documentElement'), en) ?? en;
     return html`<dialog @close=${(event: Event) => ((event.target as HTMLDialogElement).open = true)}>${format(words.code, { code: this.code })}</dialog>`;
   }
 }
@@ -66,7 +67,7 @@ export function showCode(code: string | undefined): void {
   if (code === undefined) return;
   // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
   if (!customElements.get('itch-oauth-code')) customElements.define('itch-oauth-code', CodeOverlay);
-  codeView = document.createElement('itch-oauth-code') as CodeOverlay;
+  codeView = createElement('itch-oauth-code') as CodeOverlay;
   codeView.code = code;
-  document.body.append(codeView);
+  documentProperty('body').append(codeView);
 }

@@ -14,6 +14,7 @@
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { LitElement, html, unsafeCSS } from './lit.js';
+import { createElement, documentProperty } from '../core/page-document.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
 // animation at all (so none under prefers-reduced-motion), and a transparent border that forced
@@ -64,7 +65,7 @@ class ContinueDialog extends LitElement {
 
   /** In English while the page's language loads: the player's click must not wait. */
   protected override render() {
-    const words = messagesFor(document.documentElement, en) ?? en;
+    const words = messagesFor(documentProperty('documentElement'), en) ?? en;
     return html`<dialog part="dialog" aria-label=${words.login} @keydown=${this.#keydown} @keyup=${this.#keyup} @close=${this.dismiss}><button part="continue" autofocus @click=${this.go}>${words.continue}</button><button part="dismiss" @click=${this.dismiss}>${words.dismiss}</button></dialog>`;
   }
 }
@@ -74,10 +75,10 @@ class ContinueDialog extends LitElement {
  * and `dismiss` on Cancel or Escape; returns what removes it and gives the focus back (`true` if it was shown).
  */
 export function showContinue(go: () => void, dismiss: () => void): () => boolean {
-  const previous = document.activeElement as HTMLElement | null;
+  const previous = documentProperty('activeElement') as HTMLElement | null;
   // Registered once per page: a second copy of the package (the button file beside the full one) draws with the first's.
   if (!customElements.get('itch-oauth-continue')) customElements.define('itch-oauth-continue', ContinueDialog);
-  const host = document.createElement('itch-oauth-continue') as ContinueDialog;
+  const host = createElement('itch-oauth-continue') as ContinueDialog;
   let shown = true;
   const end = (then?: () => void) => (event: Event) => {
     if (!event.isTrusted || !shown) return;
@@ -93,6 +94,6 @@ export function showContinue(go: () => void, dismiss: () => void): () => boolean
   };
   host.go = end(go);
   host.dismiss = end(dismiss);
-  document.body.append(host);
+  documentProperty('body').append(host);
   return remove;
 }
