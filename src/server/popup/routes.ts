@@ -232,14 +232,20 @@ export function popupRoutes(options: PopupRoutesOptions) {
         const kept = await relay.codeBinding(state);
         if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
       }
-      if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
+      // (A deposit with no cookie at all: most likely a browser that blocks them.)
+      if (startedFrom === undefined)
+        return errorResponse(
+          403,
+          'this popup login was not started in this browser',
+          request.headers.has('cookie') ? 'state_mismatch' : 'cookies_blocked',
+        );
       if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
       await relay.note(state, { delivering: true });
       const verified = await options.verify(token);
       if (verified instanceof Response) {
         // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
-        if (verified.status >= 500) await relay.note(state, { delivering: undefined });
+        if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
         else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
         return verified;
       }
@@ -279,6 +285,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
+      if (notice?.unavailable) return jsonResponse(202, { pending: true, arrived: true, unavailable: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
       return jsonResponse(202, { pending: true });
     },

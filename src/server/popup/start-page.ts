@@ -59,7 +59,12 @@ const bind = async (body) => {
     stop(words.network);
   }
 };
-if (window.opener) {
+// Where the browser refuses cookies for this site, the binding cookie would be dropped and the
+// login refused after itch.io: say so now, and tell the opener why (nothing secret: the code).
+if (!navigator.cookieEnabled) {
+  stop(words.cookies_blocked);
+  window.opener?.postMessage({ itchOAuth: 'popup-failed', state, code: 'cookies_blocked' }, '*');
+} else if (window.opener) {
   addEventListener('message', (event) => {
     const data = event.data;
     if (event.source === window.opener && data && data.itchOAuth === 'popup-opener' && data.state === state && typeof data.binding === 'string') {
@@ -117,7 +122,16 @@ export interface StartPageOptions {
 }
 
 /** What the page's script says, by outcome (the handler's refusals carry a `code`). */
-const SCRIPT_WORDS = ['leaving', 'confirm', 'popup_unverified', 'state_mismatch', 'refused', 'network', 'silent'] as const;
+const SCRIPT_WORDS = [
+  'leaving',
+  'confirm',
+  'popup_unverified',
+  'state_mismatch',
+  'refused',
+  'network',
+  'silent',
+  'cookies_blocked',
+] as const;
 
 /** Text as HTML outside attributes (quotes stay as they are, in the words and the site's name). */
 const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
