@@ -11,3 +11,4 @@ if (!customElements.get('itch-login-button')) customElements.define('itch-login-
 export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
 // The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
 export { setMessages } from './i18n/messages.js';
+export { playerMessage } from './i18n/player-message.js';

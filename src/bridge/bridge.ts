@@ -1,13 +1,16 @@
 // The bridge: login() for game engines, whose JavaScript interfaces pass strings and call back by
 // name (a Unity .jslib, Godot's JavaScriptBridge, GameMaker and Defold extensions, Construct
 // scripts). Nothing here knows an engine: engines/<engine>/ adapts each one to it.
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 import type { LoginOptions, LoginResult } from '../core/login.js';
 
 /** The options a bridge login accepts: those of `login()` but `signal`, each a string. */
 const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo'];
 
 /** What the bridge's callback receives, as JSON. */
-export type BridgeResult = { id: string; ok: true; response: unknown } | { id: string; ok: false; code: string; message: string };
+export type BridgeResult =
+  | { id: string; ok: true; response: unknown }
+  | { id: string; ok: false; code: string; message: string; playerMessage?: string | undefined };
 
 /** `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game. */
 export interface Bridge {
@@ -18,7 +21,9 @@ export interface Bridge {
    * It returns at once with the login's id, and when the login settles it calls the global
    * function `callbackName` once, never before it has returned, with one JSON string (a
    * {@link BridgeResult}): `{"id":"1","ok":true,"response":<your token endpoint's JSON answer>}`
-   * or `{"id":"1","ok":false,"code":"popup_closed","message":"…"}` (`code` from the error codes).
+   * or `{"id":"1","ok":false,"code":"popup_closed","message":"…","playerMessage":"…"}` (`code` from
+   * the error codes, `message` for the developer, `playerMessage` the sentence to show the player,
+   * in the page's language).
    * Options that are not JSON, not an object, or have a name `login()` does not take or a value
    * that is not a string end the same way, with `config_invalid`: nothing is thrown into the
    * engine's frame for them.
@@ -62,18 +67,22 @@ function callbackAt(name: string): (resultJson: string) => unknown {
 /** The options from JSON, strictly: an object of known names with string values. */
 function optionsOf(json: string): LoginOptions {
   const options = JSON.parse(json);
-  if (Object(options) !== options || Array.isArray(options)) throw Error(`options must be a JSON object, got ${json}`);
-  for (const name in options) {
-    if (!OPTION_NAMES.includes(name) || typeof options[name] != 'string') throw Error(`bad option ${name} in ${json}`);
-  }
+  // (Not an object: null throws here, an array or a string has names login() does not take.)
+  if (Object.entries(options).some(([name, value]) => !OPTION_NAMES.includes(name) || typeof value != 'string'))
+    throw Error(`bad login() options: ${json}`);
   return options;
 }
 
 /**
  * The bridge over a `login()`: the script-tag file's `ItchOAuth.bridge` is made from
- * `ItchOAuth.login`, the package's `bridge` from its `login`.
+ * `ItchOAuth.login` and `ItchOAuth.playerMessage`; with the package, `createBridge(login, playerMessage)`.
+ *
+ * @param playerMessage gives a failure's `playerMessage` (without it, the JSON has none).
  */
-export function createBridge(login: (options: LoginOptions) => Promise<LoginResult>): Bridge {
+export function createBridge(
+  login: (options: LoginOptions) => Promise<LoginResult>,
+  playerMessage?: (code: ItchOAuthErrorCode) => Promise<string>,
+): Bridge {
   const running = new Map<string, AbortController>();
   let lastId = 0;
   return {
@@ -87,11 +96,12 @@ export function createBridge(login: (options: LoginOptions) => Promise<LoginResu
         .then(
           ({ response }): BridgeResult => ({ id, ok: true, response }),
           // login() rejects with an ItchOAuthError; anything else here is the options' JSON.
-          (error: { code?: string; message: string }): BridgeResult => ({
+          async ({ code = 'config_invalid', message }: { code?: ItchOAuthErrorCode; message: string }): Promise<BridgeResult> => ({
             id,
             ok: false,
-            code: error.code ?? 'config_invalid',
-            message: error.message,
+            code,
+            message,
+            playerMessage: await playerMessage?.(code),
           }),
         )
         .then((result) => {

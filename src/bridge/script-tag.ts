@@ -3,8 +3,12 @@
 // that load the button do not pay for an engine bridge (scripts/check-size.mjs).
 import { createBridge } from './bridge.js';
 import type { LoginOptions, LoginResult } from '../core/login.js';
+import type { playerMessage } from '../i18n/player-message.js';
 
-const global = (globalThis as { ItchOAuth?: { login?(options: LoginOptions): Promise<LoginResult>; bridge?: unknown } }).ItchOAuth;
-if (typeof global?.login != 'function')
-  throw Error('itch-oauth-bridge.iife.js: load itch-oauth-button.iife.js or itch-oauth.iife.js before it');
-global.bridge = createBridge(global.login);
+const global = (
+  globalThis as {
+    ItchOAuth?: { login?(options: LoginOptions): Promise<LoginResult>; playerMessage?: typeof playerMessage; bridge?: unknown };
+  }
+).ItchOAuth;
+if (typeof global?.login != 'function') throw Error('ItchOAuth.bridge: load itch-oauth-button.iife.js or itch-oauth.iife.js first');
+global.bridge = createBridge(global.login, global.playerMessage);
