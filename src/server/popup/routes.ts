@@ -232,13 +232,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         const kept = await relay.codeBinding(state);
         if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
       }
-      // (A deposit with no cookie at all: most likely a browser that blocks them.)
-      if (startedFrom === undefined)
-        return errorResponse(
-          403,
-          'this popup login was not started in this browser',
-          request.headers.has('cookie') ? 'state_mismatch' : 'cookies_blocked',
-        );
+      if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
       if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
       await relay.note(state, { delivering: true });

@@ -61,7 +61,14 @@ const bind = async (body) => {
 };
 // Where the browser refuses cookies for this site, the binding cookie would be dropped and the
 // login refused after itch.io: say so now, and tell the opener why (nothing secret: the code).
-if (!navigator.cookieEnabled) {
+// (Chromium blocking cookies still says navigator.cookieEnabled: a cookie is tried.)
+const cookiesWork = () => {
+  document.cookie = 'itch-oauth-probe=1; path=/; max-age=5; samesite=lax';
+  const kept = document.cookie.includes('itch-oauth-probe=1');
+  document.cookie = 'itch-oauth-probe=; path=/; max-age=0; samesite=lax';
+  return kept;
+};
+if (!navigator.cookieEnabled || !cookiesWork()) {
   stop(words.cookies_blocked);
   window.opener?.postMessage({ itchOAuth: 'popup-failed', state, code: 'cookies_blocked' }, '*');
 } else if (window.opener) {
