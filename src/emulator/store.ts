@@ -27,6 +27,11 @@ export interface PendingAuthorization {
   state: string | undefined;
   /** The query string of the original `GET /user/oauth`, for the "try again" link. */
   query: string;
+  /**
+   * The page the player came from (the `Referer` of that GET) when it is on the redirect URI's
+   * origin: as much of it as the site's referrer policy sent (by default its origin alone).
+   */
+  from?: string | undefined;
   createdAt: Date;
 }
 
