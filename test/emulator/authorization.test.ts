@@ -299,10 +299,11 @@ describe('Deny', () => {
   });
 
   test('"Back to the site" leads to the page the player came from (its Referer on the redirect URI\'s origin), never to another site', async () => {
-    for (const [referer, back] of [
+    const cases: [referer: string, back: string][] = [
       ['http://127.0.0.1:5173/games/starfall?tab=saves', 'http://127.0.0.1:5173/games/starfall?tab=saves'],
       ['https://evil.example/phish', 'http://127.0.0.1:5173/'],
-    ]) {
+    ];
+    for (const [referer, back] of cases) {
       const opened = await fetch(`${emulator.url}${authorizePath(valid({ state: 'deny-from' }))}`, { headers: { Referer: referer } });
       const requestId = /<input type="hidden" name="request" value="([^"]+)">/.exec(await opened.text())?.[1] ?? '';
       const answer = await submitConsent(emulator, { request: requestId, decision: 'deny', user_id: String(C.users.gamer) });
