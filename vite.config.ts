@@ -85,7 +85,13 @@ export default defineConfig(({ mode }): UserConfig => {
     alias: [{ find: /^\.\/load-locale\.js$/, replacement: fileURLToPath(new URL('src/i18n/load-locale-script.ts', import.meta.url)) }],
   };
   if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
-  if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
+  // The button's file has no callback page: playerMessage's English words are loaded too.
+  const playerWords = {
+    find: /^\.\/player-words\.js$/,
+    replacement: fileURLToPath(new URL('src/i18n/player-words-script.ts', import.meta.url)),
+  };
+  if (mode === 'button')
+    return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: { alias: [...localeLoader.alias, playerWords] } };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
     ...NO_PUBLIC_DIR,

@@ -1,4 +1,5 @@
-// Writes dist/locales/<locale>.js for the script-tag files (which carry English alone): each a
+// Writes dist/locales/<locale>.js for the script-tag files (which carry English alone; en.js is for
+// the button file's playerMessage, which carries no callback words): each a
 // classic script that hands the locale's element words to the <script> element running it
 // (src/i18n/load-locale-script.ts reads them there). Run after `vite build --mode script-tag`.
 // The element is asked of Document.prototype's getter: `document.currentScript` is shadowed by an
@@ -8,7 +9,6 @@ import { LOCALES } from '../src/i18n/catalogue.js';
 
 mkdirSync('dist/locales', { recursive: true });
 for (const locale of LOCALES) {
-  if (locale === 'en') continue;
   const { widget } = (await import(`../src/i18n/locales/${locale}.ts`)) as { widget: Record<string, string> };
   writeFileSync(
     `dist/locales/${locale}.js`,

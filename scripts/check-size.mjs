@@ -24,9 +24,10 @@ const budgets = [
   // codes in words), and the choice of language, whose words are loaded from locales/ beside the
   // file; and Lit, which the elements and login()'s dialogs are written with (about 4.5 KB of
   // each file). The capture part runs before Lit is evaluated: it is first in the file. 15 KiB
-  // for the Lit elements; provisionally 16 KiB since it carries gameSession() too (about 900 B,
-  // which the engines' bridge uses), until the elements win those bytes back.
-  ['dist/itch-oauth.iife.js', 16 * 1024 - inHeader('itch-oauth.iife.js')],
+  // for the Lit elements; provisionally 17 KiB since it carries gameSession() (about 900 B, which
+  // the engines' bridge uses), playerMessage() and the callback page's own look and words for
+  // outages and blocked cookies (about 780 B), until those bytes are won back.
+  ['dist/itch-oauth.iife.js', 17 * 1024 - inHeader('itch-oauth.iife.js')],
   // The button, login() and gameSession(), with Lit, for a framed game's page: no capture, no
   // callback element. 13 KiB for the Lit button; provisionally 14 KiB with gameSession().
   ['dist/itch-oauth-button.iife.js', 14 * 1024 - inHeader('itch-oauth-button.iife.js')],

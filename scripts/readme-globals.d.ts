@@ -6,9 +6,12 @@ type ItchServer = typeof import('itch-oauth-widget/server');
  * The script-tag file's global (dist/itch-oauth.iife.js), as an engine's plain JavaScript uses it:
  * the options are checked, the backend's answer is whatever your backend sends.
  */
-// The snippets read the token endpoint's answer as the reader's own server shapes it.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-declare const ItchOAuth: { login(options: import('itch-oauth-widget').LoginOptions): Promise<{ response: any }> };
+declare const ItchOAuth: {
+  // The snippets read the token endpoint's answer as the reader's own server shapes it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  login(options: import('itch-oauth-widget').LoginOptions): Promise<{ response: any }>;
+  playerMessage: typeof import('itch-oauth-widget').playerMessage;
+};
 declare const createTokenHandler: ItchServer['createTokenHandler'];
 declare const createItchClient: ItchServer['createItchClient'];
 declare const createSessions: ItchServer['createSessions'];
@@ -20,7 +23,7 @@ declare const onLogin: import('itch-oauth-widget/server').TokenHandlerOptions['o
 declare function servePage(request: Request): Response | Promise<Response>;
 declare function startSession(gameToken: string): void;
 declare function show(response: unknown): void;
-declare function showError(code: string): void;
+declare function showError(text: string): void;
 declare function askUserToPasteKey(url: string): Promise<string>;
 declare const cancelButton: AbortController;
 declare const play: HTMLButtonElement;

@@ -13,6 +13,8 @@ export type { LoginAnswer } from './core/login-answer.js';
 export { gameSession, type GameSession, type GameSessionOptions } from './core/game-session.js';
 // The elements' words: overrides and added languages (also `ItchOAuth.setMessages` in the script-tag file).
 export { setMessages } from './i18n/messages.js';
+// The player's sentence for an error code, for games that draw their own interface (also `ItchOAuth.playerMessage`).
+export { playerMessage } from './i18n/player-message.js';
 export type { WidgetMessages } from './i18n/catalogue.js';
 // Game engines' bridge (string options in, a JSON string to a named callback out): also
 // `ItchOAuth.bridge` from dist/itch-oauth-bridge.iife.js.

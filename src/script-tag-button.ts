@@ -12,3 +12,4 @@ export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
 export { gameSession } from './core/game-session.js';
 // The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
 export { setMessages } from './i18n/messages.js';
+export { playerMessage } from './i18n/player-message.js';

@@ -2,7 +2,7 @@
 // player's name and saves through the site's backend with the game token it answered (the
 // package's `createSessions`: a cookie of the site would be third-party in this frame).
 import '../../src/define.js';
-import type { ItchLoginButton } from '../../src/index.js';
+import { playerMessage, type ItchLoginButton } from '../../src/index.js';
 
 interface GameLogin {
   user: { username: string; display_name?: string };
@@ -70,8 +70,10 @@ root.addEventListener('itch-login-success', async (event) => {
   const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
   if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
   show();
+  // A game login is not a session of the site around the game (its cookie would be third-party
+  // here): the page's own "Log in" stays as it was, and the player is told why.
   status(
-    saved === null ? 'Signed in. Your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`,
+    `${saved === null ? 'Signed in to the game: your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`} This signs you in to the game only: the site's own "Log in" is separate.`,
   );
   // The owners-only feature: offered to owners; the backend checks again when it is played.
   const ownsGame = Object.values(login.owns ?? {}).includes(true);
@@ -87,17 +89,12 @@ field('vault').addEventListener('click', async () => {
   status(`Vault level unlocked: ${vault.level.name}.`);
 });
 
-root.addEventListener('itch-login-error', (event) => {
-  const { code, message } = event.detail;
+root.addEventListener('itch-login-error', async (event) => {
+  const { code } = event.detail;
   // not_owner: the site lets only owners log in (demo --owners-only); say where to get the game.
   field('pitch').hidden = code !== 'not_owner';
-  status(
-    code === 'popup_closed'
-      ? 'The login window was closed: nothing was saved.'
-      : code === 'not_owner'
-        ? 'You need to own Starfall Keep to log in here.'
-        : `Could not log in: ${message}`,
-  );
+  // The player's sentence for the code, in the page's language (the message is the developer's).
+  status(code === 'popup_closed' ? 'The login window was closed: nothing was saved.' : `Could not log in. ${await playerMessage(code)}`);
 });
 
 field('save').addEventListener('click', async () => {

@@ -1,6 +1,7 @@
 // The bridge: login() for game engines, whose JavaScript interfaces pass strings and call back by
 // name (a Unity .jslib, Godot's JavaScriptBridge, GameMaker and Defold extensions, Construct
 // scripts). Nothing here knows an engine: engines/<engine>/ adapts each one to it.
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 import type { GameSession, GameSessionOptions } from '../core/game-session.js';
 import type { LoginOptions, LoginResult } from '../core/login.js';
 
@@ -8,7 +9,9 @@ import type { LoginOptions, LoginResult } from '../core/login.js';
 const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo', 'renew', 'logout'];
 
 /** What the bridge's callback receives, as JSON. */
-export type BridgeResult = { id: string; ok: true; response: unknown } | { id: string; ok: false; code: string; message: string };
+export type BridgeResult =
+  | { id: string; ok: true; response: unknown }
+  | { id: string; ok: false; code: string; message: string; playerMessage?: string | undefined };
 
 /** `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game. */
 export interface Bridge {
@@ -19,7 +22,9 @@ export interface Bridge {
    * It returns at once with the login's id, and when the login settles it calls the global
    * function `callbackName` once, never before it has returned, with one JSON string (a
    * {@link BridgeResult}): `{"id":"1","ok":true,"response":<your token endpoint's JSON answer>}`
-   * or `{"id":"1","ok":false,"code":"popup_closed","message":"…"}` (`code` from the error codes).
+   * or `{"id":"1","ok":false,"code":"popup_closed","message":"…","playerMessage":"…"}` (`code` from
+   * the error codes, `message` for the developer, `playerMessage` the sentence to show the player,
+   * in the page's language).
    * Options that are not JSON, not an object, or have a name `login()` does not take or a value
    * that is not a string end the same way, with `config_invalid`: nothing is thrown into the
    * engine's frame for them.
@@ -84,10 +89,9 @@ function callbackAt(name: string): (resultJson: string) => unknown {
 /** The options from JSON, strictly: an object of known names with string values. */
 function optionsOf(json: string): LoginOptions & { renew?: string } {
   const options = JSON.parse(json);
-  if (Object(options) !== options || Array.isArray(options)) throw Error(`options must be a JSON object, got ${json}`);
-  for (const name in options) {
-    if (!OPTION_NAMES.includes(name) || typeof options[name] != 'string') throw Error(`bad option ${name} in ${json}`);
-  }
+  // (Not an object: null throws here, an array or a string has names login() does not take.)
+  if (Object.entries(options).some(([name, value]) => !OPTION_NAMES.includes(name) || typeof value != 'string'))
+    throw Error(`bad login() options: ${json}`);
   return options;
 }
 
@@ -95,10 +99,14 @@ function optionsOf(json: string): LoginOptions & { renew?: string } {
  * The bridge over a `login()` (and a `gameSession()`, for `renew`, `restore` and `fetch`): the
  * script-tag file's `ItchOAuth.bridge` is made from `ItchOAuth.login` and `ItchOAuth.gameSession`,
  * the package's `bridge` from its `login` and `gameSession`.
+ *
+ * @param playerMessage gives a failure's `playerMessage`, the player's words for its code (without
+ *   it, the JSON has none): `ItchOAuth.playerMessage` in the script-tag files.
  */
 export function createBridge(
   login: (options: LoginOptions) => Promise<LoginResult>,
   gameSession?: (options: GameSessionOptions) => GameSession,
+  playerMessage?: (code: ItchOAuthErrorCode) => Promise<string>,
 ): Bridge {
   const running = new Map<string, AbortController>();
   let lastId = 0;
@@ -115,7 +123,10 @@ export function createBridge(
       .then(
         (response): BridgeResult => ({ id, ok: true, response }),
         // login() rejects with an ItchOAuthError; anything else here is the options' JSON or fetch()'s TypeError.
-        (error: { code?: string; message: string }): BridgeResult => ({ id, ok: false, code: error.code ?? code, message: error.message }),
+        async (error: { code?: string; message: string }): Promise<BridgeResult> => {
+          const failed = (error.code ?? code) as ItchOAuthErrorCode;
+          return { id, ok: false, code: failed, message: error.message, playerMessage: await playerMessage?.(failed) };
+        },
       )
       .then((result) => {
         running.delete(id);

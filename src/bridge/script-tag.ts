@@ -4,16 +4,18 @@
 import { createBridge } from './bridge.js';
 import type { GameSession, GameSessionOptions } from '../core/game-session.js';
 import type { LoginOptions, LoginResult } from '../core/login.js';
+import type { playerMessage } from '../i18n/player-message.js';
 
 const global = (
   globalThis as {
     ItchOAuth?: {
       login?(options: LoginOptions): Promise<LoginResult>;
       gameSession?(options: GameSessionOptions): GameSession;
+      playerMessage?: typeof playerMessage;
       bridge?: unknown;
     };
   }
 ).ItchOAuth;
 if (typeof global?.login != 'function')
   throw Error('itch-oauth-bridge.iife.js: load itch-oauth-button.iife.js or itch-oauth.iife.js before it');
-global.bridge = createBridge(global.login, global.gameSession);
+global.bridge = createBridge(global.login, global.gameSession, global.playerMessage);

@@ -1,4 +1,4 @@
-import { ACCESS_DENIED, BACKEND_REJECTED, CONFIG_INVALID, INVALID_RESPONSE, NETWORK_ERROR } from '../core/errors.js';
+import { ACCESS_DENIED, BACKEND_REJECTED, CONFIG_INVALID, INVALID_RESPONSE, SERVICE_UNAVAILABLE } from '../core/errors.js';
 import { readCallbackFragment, type CallbackParams } from '../core/fragment.js';
 import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
@@ -133,7 +133,6 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
       // The button stored a checked return-to; a tampered one still never leaves the origin.
       const target = new URL((flow as FlowRecord).returnTo, cleanUrl);
 
-      let status = 0;
       // Four attempts: a network failure or a 5xx is tried again after 0.3, 1 and 3 seconds.
       for (const delay of [300, 1000, 3000, 0]) {
         try {
@@ -154,14 +153,15 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
             if (popup) close();
             return finish(undefined, response, popup || noRedirect || target.origin != origin ? cleanUrl : target.href);
           }
-          if ((status = answer.status) < 500) return finish(BACKEND_REJECTED, response);
+          if (answer.status < 500) return finish(BACKEND_REJECTED, response);
         } catch {
           // The network failed (or the backend redirected): try again after a pause.
         }
         // (After the last attempt the pause is 0.)
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-      finish(status ? BACKEND_REJECTED : NETWORK_ERROR);
+      // No answer, or only 5xx (the server, or itch.io behind it, is down): not a refusal.
+      finish(SERVICE_UNAVAILABLE);
     } catch {
       // Storage is disabled, a stored record or the backend address is unreadable.
       finish(CONFIG_INVALID);

@@ -21,6 +21,10 @@ export const ERROR_CODES = [
   'popup_unverified',
   // The page cancelled the login with its AbortSignal.
   'aborted',
+  // The site's server or itch.io could not answer (a 5xx, or no answer after the retries): not a refusal.
+  'service_unavailable',
+  // The browser refuses the cookies or storage the login needs.
+  'cookies_blocked',
 ] as const;
 
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];
@@ -37,6 +41,7 @@ export const INVALID_RESPONSE = 4;
 export const BACKEND_REJECTED = 5;
 export const NETWORK_ERROR = 6;
 export const CONFIG_INVALID = 9;
+export const SERVICE_UNAVAILABLE = 14;
 
 /** Fails to compile when an index above no longer names its code in {@link ERROR_CODES}. */
 type CodeAt<I extends number> = (typeof ERROR_CODES)[I];
@@ -49,6 +54,7 @@ const PINNED: [
   CodeAt<typeof BACKEND_REJECTED>,
   CodeAt<typeof NETWORK_ERROR>,
   CodeAt<typeof CONFIG_INVALID>,
+  CodeAt<typeof SERVICE_UNAVAILABLE>,
 ] = [
   'access_denied',
   'state_missing',
@@ -58,6 +64,7 @@ const PINNED: [
   'backend_rejected',
   'network_error',
   'config_invalid',
+  'service_unavailable',
 ];
 void PINNED;
 

@@ -7,7 +7,7 @@ import { askForClick } from './ask-for-click.js';
 import { closePopup, collect, type PopupProgress } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { ABORTED } from './shared-login.js';
-import { STATE_KEY_PREFIX, createState, saveFlow, type FlowMode } from './state.js';
+import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type FlowMode } from './state.js';
 
 export { preparePopupLogin };
 
@@ -109,7 +109,7 @@ function authorizeOptions(options: LoginOptions) {
  * Starts a login, synchronously up to leaving the page or opening the popup (call it in a click
  * or key handler: popups need the user's activation).
  *
- * @throws ItchOAuthError `config_invalid` for bad options or unusable storage (redirect mode).
+ * @throws ItchOAuthError `config_invalid` for bad options, `cookies_blocked` for storage the browser refuses (redirect mode).
  */
 export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): LoginHandle {
   const { mode, backend, returnTo } = checkLoginOptions(options);
@@ -122,7 +122,8 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const redirect = (): LoginHandle => {
     const state = createState();
     const url = urlOf(state);
-    saveFlow(sessionStorage, state, {
+    const storage = flowStorage();
+    saveFlow(storage, state, {
       ...authorize,
       clientId: authorize.clientId.trim(),
       returnTo,
@@ -130,7 +131,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       createdAt: Date.now(),
     });
     if (hooks.start?.(url) === false) {
-      sessionStorage.removeItem(STATE_KEY_PREFIX + state);
+      storage.removeItem(STATE_KEY_PREFIX + state);
       return cancelled;
     }
     navigate(url);
@@ -152,7 +153,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   let binding = pair?.binding;
   const progress: PopupProgress = {};
   const onMessage = (event: MessageEvent) => {
-    const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
+    const data = event.data as { itchOAuth?: unknown; state?: unknown; code?: unknown } | null;
     if (event.origin !== backend!.origin || state === undefined || data?.state !== state) return;
     if (popup !== null && event.source !== popup) return;
     // The start page goes on to itch.io: a close from now on may be an authorization page's COOP.
@@ -161,6 +162,8 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       progress.leftAt = Date.now();
       progress.severs = (data as PopupProgress).severs;
     }
+    // The start page stopped before itch.io because the browser refuses the binding cookie.
+    if (data.itchOAuth == 'popup-failed' && data.code == 'cookies_blocked') progress.failed = 'cookies_blocked';
     if (data.itchOAuth != 'popup-start' || binding === undefined) return;
     (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
     progress.confirmedAt = Date.now();
@@ -224,8 +227,9 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
  *   .then(({ response }) => startGame(response))
  *   .catch((error) => showError(error.code));
  * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed` also
- *   when the person cancels the Continue button, `backend_rejected`, `network_error`,
- *   `config_invalid`, `aborted` when `signal` aborts).
+ *   when the person cancels the Continue button, `backend_rejected`, `service_unavailable` when
+ *   the site's server or itch.io cannot answer, `cookies_blocked`, `config_invalid`, `aborted`
+ *   when `signal` aborts). `playerMessage(error.code)` gives the player's sentence for it.
  */
 export function login(options: LoginOptions): Promise<LoginResult> {
   const signal = options.signal;

@@ -4,7 +4,7 @@
  * gone, or time is up. What it knows about the popup, besides `closed`: when the start page asked
  * it to confirm the state, and when the start page left for itch.io (both by `postMessage`).
  */
-import { ItchOAuthError, isErrorCode } from './errors.js';
+import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
 
 /** How often the opener asks the backend for the popup's outcome. */
@@ -49,6 +49,8 @@ export interface PopupProgress {
   leftAt?: number | undefined;
   /** Whether the backend found that itch.io's page severs popups (COOP); `undefined`: unknown. */
   severs?: boolean | undefined;
+  /** Why the start page stopped before itch.io, when it said (`cookies_blocked`). */
+  failed?: ItchOAuthErrorCode | undefined;
 }
 
 /** What collecting reports to the caller along the way. */
@@ -78,6 +80,8 @@ export async function collect(
   let waitUntil = Infinity;
   let failures = 0;
   let lastProblem = '';
+  /** The backend said itch.io could not check the popup's token: the popup shows that outage. */
+  let unavailable = false;
   for (;;) {
     if (closedAt === undefined && popup?.closed) {
       closedAt = Date.now();
@@ -100,9 +104,12 @@ export async function collect(
       // (202, ok) would otherwise pass for the outcome.
       if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
       const pending =
-        answer.status === 202 ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown } | null) : null;
+        answer.status === 202
+          ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown; unavailable?: unknown } | null)
+          : null;
       if (pending?.pending === true) {
         failures = 0;
+        unavailable = pending.unavailable === true;
         if (pending.arrived === true && !arrived) {
           arrived = true;
           // A popup this page cannot see: the person ties the two together by a code.
@@ -122,6 +129,9 @@ export async function collect(
       } else {
         failures++;
         lastProblem = `the backend answered HTTP ${answer.status}`;
+        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
+        // before the player approves on itch.io a login that could not be collected.
+        if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
       }
     } catch (error) {
       if (error instanceof ItchOAuthError) throw error;
@@ -129,11 +139,14 @@ export async function collect(
       failures++;
       lastProblem = 'the backend could not be reached';
     }
+    // The backend cannot answer (down, 5xx): the popup, maybe on the browser's error page, closes.
     if (failures >= MAX_FAILURES) {
-      throw new ItchOAuthError(
-        lastProblem.includes('HTTP') ? 'backend_rejected' : 'network_error',
-        `${lastProblem}; the login could not be collected`,
-      );
+      closePopup(popup);
+      throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
+    }
+    if (progress.failed !== undefined) {
+      closePopup(popup);
+      throw new ItchOAuthError(progress.failed, "the browser refuses the cookies the login needs (said by the popup's start page)");
     }
 
     const now = Date.now();
@@ -144,6 +157,7 @@ export async function collect(
     const severed = popup === null || (closedAt !== undefined && leftAt !== undefined && (severs ?? closedAt - leftAt < SEVERED_WITHIN_MS));
     hooks.waiting?.(severed);
     if (closedAt !== undefined && !severed && now > waitUntil) {
+      if (unavailable) throw new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed');
       throw new ItchOAuthError('popup_closed', 'the itch.io window was closed');
     }
     if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
@@ -151,7 +165,8 @@ export async function collect(
     }
     // Wait for the next poll, waking up early when the popup closes.
     const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
-    while (Date.now() < next && (closedAt !== undefined || !popup?.closed)) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (Date.now() < next && progress.failed === undefined && (closedAt !== undefined || !popup?.closed))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
   }
 }

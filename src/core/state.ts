@@ -94,10 +94,23 @@ export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 
 
 function storageError(action: string, cause: unknown): ItchOAuthError {
   return new ItchOAuthError(
-    'config_invalid',
-    `cannot ${action} the login state: browser storage is unavailable (private mode or storage disabled?)`,
+    'cookies_blocked',
+    `cannot ${action} the login state: the browser refuses this site's storage (cookies and site data blocked, or storage disabled)`,
     { cause },
   );
+}
+
+/**
+ * The tab's `sessionStorage`, where a redirect login keeps its flow. Reading the property itself
+ * throws (a `SecurityError`) where the browser blocks cookies and site data.
+ * @throws ItchOAuthError `cookies_blocked` when the browser refuses it.
+ */
+export function flowStorage(): Storage {
+  try {
+    return sessionStorage;
+  } catch (cause) {
+    throw storageError('keep', cause);
+  }
 }
 
 function isFlowRecord(value: unknown): value is FlowRecord {
@@ -144,7 +157,7 @@ export function pruneExpired(storage: StateStorage, now = Date.now()): void {
 
 /**
  * Remembers a started login under its `state`, after pruning expired records.
- * @throws ItchOAuthError `config_invalid` when the storage cannot be written.
+ * @throws ItchOAuthError `cookies_blocked` when the storage cannot be written.
  */
 export function saveFlow(storage: StateStorage, state: string, record: FlowRecord): void {
   pruneExpired(storage, record.createdAt);
@@ -192,7 +205,7 @@ const STATE_PROBLEMS: Record<string, string> = {
  * @param storage where the button saved the flow: sessionStorage (popup logins keep none).
  * @throws ItchOAuthError `state_missing` when no state came back, `state_mismatch` when it is
  *   unknown or already used, `state_expired` when it is older than {@link STATE_LIFETIME_MS},
- *   `config_invalid` when storage cannot be read.
+ *   `cookies_blocked` when storage cannot be read.
  * @see https://itch.io/docs/api/oauth (RFC 6749 section 10.12)
  */
 export function consumeFlow(storage: StateStorage, state: string | undefined, now = Date.now()): FlowRecord {

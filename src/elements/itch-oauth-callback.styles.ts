@@ -1,38 +1,72 @@
 // The shadow root's style sheet, as text (see itch-login-button.styles.ts); comments stay out of
-// it. Dark colours when the page is dark (light-dark() follows the page's color-scheme; every
-// browser of docs/concepts/browser-support.md has it, so there is no fallback). Forced colours
-// (Windows High Contrast) drop the buttons' background: a system-colour border keeps their edge.
+// it. A card of its own, in the family of the emulator's and the popup's pages: the system's
+// font, centred, itch.io's red along its top. Dark colours when the page is dark (light-dark()
+// follows the page's color-scheme; every browser of docs/concepts/browser-support.md has it, so
+// there is no fallback). Forced colours (Windows High Contrast) keep the system's colours and a
+// system-colour border on the card and the buttons. A page restyles it through its parts
+// (status: the card; retry, close, store) and custom properties, and sets its font on the element.
 export const styles = /* css */ `
   :host {
     display: block;
+    font: 1rem/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
     --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
     --_on-accent: var(--itch-login-color, light-dark(#ffffff, #16161a));
     --_error: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
     --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
+    --_radius: var(--itch-login-radius, 6px);
+    --_card: light-dark(#ffffff, #2b2b2b);
+    --_text: light-dark(#222222, #ececec);
+    --_border: light-dark(#dadada, #454545);
   }
   :host([hidden]) {
     display: none;
   }
   [part='status'] {
+    box-sizing: border-box;
+    max-width: 28rem;
+    margin: 2rem auto;
+    padding: 1.5rem 1.75rem;
+    text-align: center;
+    background: var(--_card);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+    border-top: 4px solid var(--_accent);
+    border-radius: var(--_radius);
+    box-shadow: 0 2px 8px rgb(0 0 0 / 0.08);
+    overflow-wrap: anywhere;
+  }
+  p {
     margin: 0;
+  }
+  [part='status'] > * + * {
+    margin-top: 0.75em;
   }
   .error {
     color: var(--_error);
+    font-weight: 600;
+  }
+  a {
+    color: inherit;
+    text-underline-offset: 0.15em;
   }
   button {
-    margin-top: 0.75em;
-    padding: 0.5em 1em;
-    border: 0;
-    border-radius: var(--itch-login-radius, 6px);
+    padding: 0.5em 1.25em;
+    border: 1px solid var(--_accent);
+    border-radius: var(--_radius);
     background: var(--_accent);
     color: var(--_on-accent);
     font: inherit;
     font-weight: 700;
     cursor: pointer;
   }
-  button:focus-visible {
+  button:focus-visible,
+  a:focus-visible {
     outline: 3px solid var(--_ring);
     outline-offset: 2px;
   }
-  @media (forced-colors: active) { button { border: 2px solid ButtonText } }
+  @media (forced-colors: active) {
+    [part='status'] { border: 1px solid CanvasText; border-top-width: 4px; box-shadow: none }
+    button { border: 2px solid ButtonText }
+    .error { color: CanvasText }
+  }
 `;

@@ -19,23 +19,50 @@ const POPUP_NEXT_STEPS: Partial<Record<ItchOAuthErrorCode, keyof WidgetMessages>
   network_error: 'next_network_error',
 };
 
-/** What the element shows: no login, a new attempt starting, the success, or the failure (with, in a popup whose login ended here, the key of what to do next). */
+/**
+ * Whether the browser refuses this site's storage (cookies and site data blocked): reading
+ * `sessionStorage` then throws, so the capture could neither check the state nor leave an outcome.
+ */
+export function storageBlocked(): boolean {
+  try {
+    return !sessionStorage;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * What the element shows: no login (a reload of the callback page: its words and a link back), a
+ * new attempt starting, the success, or the failure (with, in a popup whose login ended here, the
+ * key of what to do next; `message` when a sentence other than the code's says it better).
+ */
 export type View =
   | { kind: 'idle' }
   | { kind: 'pending' }
   | { kind: 'success'; response: unknown; flow: FlowRecord | undefined }
-  | { kind: 'error'; code: ItchOAuthErrorCode; flow: FlowRecord | undefined; popup?: keyof WidgetMessages | '' | undefined };
+  | {
+      kind: 'error';
+      code: ItchOAuthErrorCode;
+      flow: FlowRecord | undefined;
+      popup?: keyof WidgetMessages | '' | undefined;
+      message?: keyof WidgetMessages | undefined;
+    };
 
-/** The view of an outcome (none: idle). */
-export function viewOf(outcome: CaptureOutcome | undefined): View {
-  if (!outcome) return { kind: 'idle' };
+/**
+ * The view of an outcome (none: idle, or `cookies_blocked` when the browser refuses the storage
+ * the capture needed to leave one).
+ */
+export function viewOf(outcome: CaptureOutcome | undefined, blocked = storageBlocked()): View {
+  if (!outcome) return blocked ? { kind: 'error', code: 'cookies_blocked', flow: undefined } : { kind: 'idle' };
   const flow = typeof outcome.flow === 'object' && outcome.flow !== null ? outcome.flow : undefined;
   if (outcome.code === undefined) return { kind: 'success', response: outcome.response, flow };
   // A popup login's capture keeps no flow (0): a redirect login's has its record or a problem (> 0).
   const code = refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response';
-  // A refusal without an answer is the server failing (5xx): the player can only try later.
-  const next = POPUP_NEXT_STEPS[code == 'backend_rejected' && outcome.response == null ? 'network_error' : code] ?? '';
-  return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined };
+  const next = POPUP_NEXT_STEPS[code] ?? '';
+  // An unknown state in a redirect login: most often the same answer opened again (a second tab,
+  // a reload), after the first one logged the player in. Said as such, not as an attack.
+  const message = code == 'state_mismatch' && outcome.flow !== 0 ? 'state_used' : undefined;
+  return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined, message };
 }
 
 /**

@@ -145,6 +145,7 @@ export function authorizationPages(store: EmulatorStore, options: { onDeny: Deny
       scopes: check.scopes,
       state: check.state,
       query: url.search.slice(1),
+      from: cameFrom(c.req.header('referer'), check.redirectUri),
     });
     return c.html(consentPage(c, store, check.application, check.redirectUri, check.scopes, requestId));
   });
@@ -188,6 +189,13 @@ export function authorizationPages(store: EmulatorStore, options: { onDeny: Deny
   return pages;
 }
 
+/** `referer` when it is an http(s) page on the origin of `redirectUri` (the site that started the login). */
+function cameFrom(referer: string | undefined, redirectUri: string): string | undefined {
+  if (referer === undefined || !URL.canParse(referer) || !URL.canParse(redirectUri)) return undefined;
+  const page = new URL(referer);
+  return /^https?:$/.test(page.protocol) && page.origin === new URL(redirectUri).origin ? page.href : undefined;
+}
+
 function deny(c: Context<PageEnv>, pending: PendingAuthorization, onDeny: DenyBehaviour): Response | Promise<Response> {
   if (onDeny === 'redirect' && pending.redirectUri !== OOB_REDIRECT_URI) {
     return c.redirect(callbackUrl(pending.redirectUri, { error: 'access_denied' }, pending.state), 302);
@@ -206,7 +214,7 @@ function deny(c: Context<PageEnv>, pending: PendingAuthorization, onDeny: DenyBe
 ${popup ? html`<p id="close-note">You can close this window: the game that opened it is still there.</p>` : ''}
 <div class="actions">
 <a class="button" href="/user/oauth?${pending.query}">Review the request again</a>
-${site === undefined || popup ? '' : html`<a class="button primary" href="${site.origin}/">Back to ${site.host}</a>`}
+${site === undefined || popup ? '' : html`<a class="button primary" href="${pending.from ?? `${site.origin}/`}">Back to ${site.host}</a>`}
 </div>`,
     ),
   );
@@ -275,8 +283,13 @@ function invalidRequestPage(c: Context<PageEnv>, check: Extract<AuthorizationChe
     html`<h1>This login link is not valid</h1>
 <p>${from} sent you here with a request itch.io cannot accept: ${check.description}.</p>
 <p class="error-code">Error: <code>${check.error}</code></p>
-<p class="note">You have not been sent back to the application. If you are its developer, fix the request:
-the redirect URI must match the application's settings exactly.</p>
+<p class="note">You have not been sent back to the application. If you are its developer, fix the request${
+      check.application === undefined
+        ? html`: its client_id must be the Client ID of one of the emulator's OAuth applications (see its seed).`
+        : check.registered === undefined
+          ? '.'
+          : html`: the redirect URI must match the application's settings exactly.`
+    }</p>
 ${registered}`,
   );
 }

@@ -27,6 +27,8 @@ export interface PendingAuthorization {
   state: string | undefined;
   /** The query string of the original `GET /user/oauth`, for the "try again" link. */
   query: string;
+  /** The page the player came from (the GET's `Referer`, on the redirect URI's origin), as its referrer policy sent it. */
+  from?: string | undefined;
   createdAt: Date;
 }
 

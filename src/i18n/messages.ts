@@ -29,6 +29,28 @@ export function setMessages(locale: string, messages: Partial<WidgetMessages>): 
   changed();
 }
 
+/** The locale for a `lang` attribute's value (or none): the shipped or added one it matches, else the browser's, else English. */
+const localeOf = (lang: string | null | undefined): string =>
+  matchLocale([lang, ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
+
+/** Each shipped locale's loading, started once: English is built in. */
+const loading: Record<string, Promise<void> | undefined> = {};
+
+/** Starts loading a shipped locale's words (once; a locale the package does not ship loads nothing). */
+function load(locale: string): Promise<void> | undefined {
+  if (locale in loaded || !(LOCALES as readonly string[]).includes(locale)) return loading[locale];
+  loaded[locale] = null;
+  return (loading[locale] = loadLocale(locale)
+    .catch(() => ({}))
+    .then((messages) => {
+      loaded[locale] = messages;
+      changed();
+    }));
+}
+
+/** The words of a locale that has loaded (or needs none) over `en`, with the site's. */
+const wordsOf = <Words>(locale: string, en: Words): Words => ({ ...en, ...loaded[locale], ...overrides[locale] }) as Words;
+
 /**
  * The words for `node` (see the top of this file for its locale) over `en`, the English words the
  * caller shows (its part of `src/i18n/locales/en.ts`: the button-only file carries no callback
@@ -37,19 +59,19 @@ export function setMessages(locale: string, messages: Partial<WidgetMessages>): 
  */
 export function messagesFor<Words extends Partial<WidgetMessages>>(node: Element, en: Words): Words | undefined {
   // (No lang attribute: `undefined`, which matches no locale.)
-  const lang = node.closest('[lang]:not([lang=""])')?.getAttribute('lang');
-  const locale = matchLocale([lang, ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
-  if (!(locale in loaded) && (LOCALES as readonly string[]).includes(locale)) {
-    loaded[locale] = null;
-    loadLocale(locale)
-      .catch(() => ({}))
-      .then((messages) => {
-        loaded[locale] = messages;
-        changed();
-      });
-  }
-  const shipped = loaded[locale];
-  return shipped === null ? undefined : ({ ...en, ...shipped, ...overrides[locale] } as Words);
+  const locale = localeOf(node.closest('[lang]:not([lang=""])')?.getAttribute('lang'));
+  void load(locale);
+  return loaded[locale] === null ? undefined : wordsOf(locale, en);
+}
+
+/**
+ * The words of `lang` (a BCP 47 tag), or without it of the page (`<html lang>`, else the
+ * browser's languages), over `en`, once its locale has loaded; in English when it fails to.
+ */
+export async function messagesIn<Words extends Partial<WidgetMessages>>(lang: string | undefined, en: Words): Promise<Words> {
+  const locale = localeOf(lang || documentProperty('documentElement').getAttribute('lang'));
+  await load(locale);
+  return wordsOf(locale, en);
 }
 
 /**

@@ -173,12 +173,12 @@ describe('state', () => {
     );
   });
 
-  it('gives config_invalid, not a crash, when storage cannot be written', () => {
-    expectCode(() => saveFlow(brokenStorage, 'S', record()), 'config_invalid', /storage is unavailable/);
+  it('gives cookies_blocked, not a crash, when storage cannot be written', () => {
+    expectCode(() => saveFlow(brokenStorage, 'S', record()), 'cookies_blocked', /refuses this site's storage/);
   });
 
-  it('gives config_invalid, not a crash, when storage cannot be read', () => {
-    expectCode(() => consumeFlow(brokenStorage, 'S'), 'config_invalid', /storage is unavailable/);
+  it('gives cookies_blocked, not a crash, when storage cannot be read', () => {
+    expectCode(() => consumeFlow(brokenStorage, 'S'), 'cookies_blocked', /refuses this site's storage/);
   });
 
   it('prunes quietly when storage is broken', () => {

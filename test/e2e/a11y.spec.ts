@@ -175,8 +175,8 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
 
     s.backendStatuses = [0];
     await loginThrough(page, s, 'N');
-    await expect(page.getByRole('alert')).toContainText('could not be reached');
-    await audit(page, 'callback network_error');
+    await expect(page.getByRole('alert')).toContainText('not answering right now');
+    await audit(page, 'callback service_unavailable');
 
     // No flow for this state: the login was not started here. (From another page: a new fragment
     // alone on the same page is no navigation.)

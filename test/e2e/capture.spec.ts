@@ -2,6 +2,7 @@
 // any other script, let no other script of that document run, check the state and POST once.
 import { expect, test, type Page } from '@playwright/test';
 import { HOSTILE_KINDS, startFlow, startSite, type Site } from './support/site.js';
+import { ERROR_CODES } from '../../src/core/errors.js';
 
 const TOKEN = 'itchKEY_s3cr3t_0123456789abcdef';
 const OUTCOME_KEY = 'itch-oauth:outcome';
@@ -204,14 +205,14 @@ test('retries a 5xx and succeeds', async ({ page }) => {
   expect(site.backendCalls).toHaveLength(3);
 });
 
-test('gives up after a few 5xx with backend_rejected', async ({ page }) => {
+test('gives up after a few 5xx with service_unavailable, not a refusal', async ({ page }) => {
   site.backendStatuses = [500];
   site.page = { hostile: false };
   await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   expect(site.backendCalls).toHaveLength(4);
-  expect(await outcome(page)).toMatchObject({ code: 5 });
+  expect(await outcome(page)).toMatchObject({ code: ERROR_CODES.indexOf('service_unavailable') });
 });
 
 test('does not retry a 400', async ({ page }) => {
@@ -224,7 +225,7 @@ test('does not retry a 400', async ({ page }) => {
   expect(await outcome(page)).toMatchObject({ code: 5 });
 });
 
-test('reports network_error when the backend cannot be reached', async ({ page }) => {
+test('reports service_unavailable when the backend cannot be reached', async ({ page }) => {
   site.backendStatuses = [0];
   site.page = { hostile: false };
   await startFlow(page, site);
@@ -232,7 +233,7 @@ test('reports network_error when the backend cannot be reached', async ({ page }
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   // Four attempts (Chromium itself may retry a reset connection once more).
   expect(site.backendCalls.length).toBeGreaterThanOrEqual(4);
-  expect(await outcome(page)).toMatchObject({ code: 6 });
+  expect(await outcome(page)).toMatchObject({ code: ERROR_CODES.indexOf('service_unavailable') });
 });
 
 test('reloading and going back and forth after success never posts again', async ({ page }) => {

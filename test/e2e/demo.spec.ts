@@ -72,6 +72,15 @@ test('Approve signs the player in with the picked profile, behind an HttpOnly se
   expect(await browserState(page, context)).not.toContain(token);
 });
 
+test("the header's Log in on the home page lands on the account page after Approve, as the README says", async ({ page }) => {
+  await page.goto(`${demo.url}/`);
+  await page.locator('header').getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${demo.emulator!.url}/user/oauth?**`);
+  await approveAs(page, C.users.gamer);
+  await page.waitForURL(`${demo.url}/account.html`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mossy Pine');
+});
+
 test('Deny issues no token, leaves none anywhere, and the player can start again', async ({ page, context }) => {
   const keysBefore = demo.emulator!.store.apiKeys.length;
   await openConsentPage(page);
@@ -268,6 +277,10 @@ test('the browser game framed from another site logs in through a popup, shows t
 
   await expect(game.locator('[data-player]')).toHaveText('Mossy Pine', { timeout: 15_000 });
   await expect.poll(() => popup.isClosed()).toBe(true);
+  // A game login, not a session of the site: the game says so, and the header keeps its Log in.
+  await expect(game.getByRole('status')).toContainText(`This signs you in to the game only: the site's own "Log in" is separate.`);
+  await expect(page.locator('header').getByRole('button', { name: 'Log in' })).toBeVisible();
+  await expect(page.getByText('Games that need SharedArrayBuffer')).toHaveCount(0);
   await game.getByRole('button', { name: 'Save progress' }).click();
   await expect(game.getByRole('status')).toHaveText('Saved: 2 stars.');
 
@@ -279,7 +292,7 @@ test('the browser game framed from another site logs in through a popup, shows t
   const second = await again;
   await second.getByLabel('Log in as').selectOption(String(C.users.gamer));
   await second.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toHaveText('Welcome back: your 2 saved stars are here.', {
+  await expect(page.frameLocator('iframe.game-frame').getByRole('status')).toContainText('Welcome back: your 2 saved stars are here.', {
     timeout: 15_000,
   });
 });

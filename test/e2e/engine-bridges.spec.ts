@@ -332,8 +332,15 @@ test.describe('bridge', () => {
     });
     expect(results.order.slice(0, 7), 'the callback never runs inside login()').toEqual(Array(7).fill('returned'));
     expect(results.seen).toHaveLength(7);
-    for (const result of results.seen) expect(result).toMatchObject({ ok: false, code: 'config_invalid' });
-    expect(results.seen[5].message).toContain('client_id');
+    // Beside the developer's message, the player's sentence for the code, in the page's language.
+    for (const result of results.seen)
+      expect(result).toMatchObject({
+        ok: false,
+        code: 'config_invalid',
+        playerMessage: 'Logging in with itch.io is not set up correctly on this site.',
+      });
+    // (In any order: `[]` is an empty set of options, refused by login() itself, a moment later.)
+    expect(results.seen.map((result) => result.message).join('\n')).toContain('{"client_id":"a"}');
   });
 
   test('a callback name that names no function, or reaches the Function constructor, throws at once, and no login starts', async ({

@@ -221,7 +221,7 @@ describe('<itch-login-button>', () => {
     expect(inner.disabled).to.equal(false);
   });
 
-  it('reports config_invalid instead of throwing when storage is unavailable', async () => {
+  it('reports cookies_blocked instead of throwing when the browser refuses storage', async () => {
     const { el, inner, visits } = await button();
     const original = Storage.prototype.setItem;
     Storage.prototype.setItem = () => {
@@ -230,7 +230,7 @@ describe('<itch-login-button>', () => {
     try {
       setTimeout(() => inner.click());
       const event = await oneEvent(el, 'itch-login-error');
-      expect(event.detail.code).to.equal('config_invalid');
+      expect(event.detail.code).to.equal('cookies_blocked');
     } finally {
       Storage.prototype.setItem = original;
     }

@@ -44,10 +44,11 @@ describe('<itch-oauth-callback> in a popup whose login ended there', () => {
     expect(text).to.contain('To use another itch.io account, log out on itch.io');
   });
 
-  it('says to try later when the backend failed without an answer (its server down)', async () => {
-    const { text } = await shown(refusal('backend_rejected'));
-    expect(text).to.contain('Try again in a few minutes.');
-    expect(text).not.to.contain('another itch.io account');
+  it('says to try again in a few minutes, not a refusal, when the server or itch.io could not answer', async () => {
+    const { text, close } = await shown(refusal('service_unavailable'));
+    expect(text).to.contain('is not answering right now. Try again in a few minutes.');
+    expect(text).not.to.contain('refused');
+    expect(Boolean(close), 'a Close control').to.equal(true);
   });
 
   it('says to try later when the backend could not be reached', async () => {

@@ -135,6 +135,12 @@ describe('GET /user/oauth: a bad request gets a 400 page and is never redirected
     });
   }
 
+  test('an unknown client_id is said as such, without blaming the redirect URI', async () => {
+    const page = await openAuthorization(emulator, valid({ client_id: 'no-such-client' }));
+    assert.match(page.html, /its client_id must be the Client ID of one of the emulator's OAuth applications/);
+    assert.doesNotMatch(page.html, /redirect URI must match/);
+  });
+
   test('a mismatching redirect URI page lists the registered ones and links to none', async () => {
     const page = await openAuthorization(emulator, valid({ redirect_uri: 'https://evil.example/steal' }));
     assert.equal(page.status, 400);
@@ -290,6 +296,19 @@ describe('Deny', () => {
     assert.match(answer.html, /href="http:\/\/127\.0\.0\.1:5173\/">Back to 127\.0\.0\.1:5173</);
     assert.match(answer.html, /href="\/user\/oauth\?client_id=emu-starfall-companion&amp;/);
     assert.equal(emulator.store.apiKeys.length, keysBefore);
+  });
+
+  test('"Back to the site" leads to the page the player came from (its Referer on the redirect URI\'s origin), never to another site', async () => {
+    const cases: [referer: string, back: string][] = [
+      ['http://127.0.0.1:5173/games/starfall?tab=saves', 'http://127.0.0.1:5173/games/starfall?tab=saves'],
+      ['https://evil.example/phish', 'http://127.0.0.1:5173/'],
+    ];
+    for (const [referer, back] of cases) {
+      const opened = await fetch(`${emulator.url}${authorizePath(valid({ state: 'deny-from' }))}`, { headers: { Referer: referer } });
+      const requestId = /<input type="hidden" name="request" value="([^"]+)">/.exec(await opened.text())?.[1] ?? '';
+      const answer = await submitConsent(emulator, { request: requestId, decision: 'deny', user_id: String(C.users.gamer) });
+      assert.ok(answer.html.includes(`href="${back.replace(/&/g, '&amp;')}">Back to 127.0.0.1:5173<`), `${referer}: ${answer.html}`);
+    }
   });
 
   test('redirects with #error=access_denied and state when the emulator is started with onDeny: "redirect"', async () => {

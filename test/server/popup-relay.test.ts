@@ -924,7 +924,11 @@ describe('popup relay in a real Redis shared by two handler instances', { skip: 
       await client.config('SET', 'maxmemory', '0');
       assert.equal(refused.status, 503, body);
       assert.ok(!body.includes(accessToken), 'not in the answer');
-      assert.match(lines.join('\n'), /refused \(503\): the popup login store failed \(ReplyError OOM\)/, 'the failure was logged');
+      assert.match(
+        lines.join('\n'),
+        /refused \(503 service_unavailable\): the popup login store failed \(ReplyError OOM\)/,
+        'the failure was logged',
+      );
       for (const line of lines) assert.ok(!line.includes(accessToken), `the token is in a log line: ${line}`);
       slow = false;
       const retried = await handler(deposit(state, cookie, accessToken));

@@ -28,7 +28,13 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Das itch.io-Fenster konnte nicht der Seite zugeordnet werden, die es geöffnet hat. Zu deiner Sicherheit wurde die Anmeldung beendet.',
   aborted: 'Die Anmeldung wurde abgebrochen.',
+  service_unavailable: 'Der Server dieser Website oder itch.io antwortet gerade nicht. Versuche es in ein paar Minuten erneut.',
+  cookies_blocked:
+    'Dein Browser blockiert die Cookies, die diese Anmeldung braucht. Erlaube Cookies für diese Website in den Datenschutzeinstellungen deines Browsers (Cookies und Websitedaten) und versuche es dann erneut.',
   next_not_owner: 'Hol es dir auf itch.io, oder melde dich dort ab, um das Konto zu verwenden, dem es gehört.',
   next_backend_rejected: 'Um ein anderes itch.io-Konto zu verwenden, melde dich zuerst auf itch.io ab.',
   next_network_error: 'Versuche es in ein paar Minuten erneut.',
+  back: 'Zurück zur Website',
+  state_used:
+    'Dieser Anmeldelink wurde schon benutzt, vielleicht in einem anderen Tab. Wenn die Anmeldung dort geklappt hat, bist du bereits angemeldet.',
 };

@@ -35,9 +35,14 @@ export const callback = {
   not_owner: 'You need to own this game on itch.io to continue.',
   popup_unverified: 'The itch.io window could not be tied to the page that opened it, so the login stopped for your safety.',
   aborted: 'The login was cancelled.',
+  service_unavailable: "This site's server or itch.io is not answering right now. Try again in a few minutes.",
+  cookies_blocked:
+    "Your browser is blocking the cookies this login needs. Allow cookies for this site in your browser's privacy settings (cookies and site data), then try again.",
   next_not_owner: 'Get it on itch.io, or log out there to use the account that owns it.',
   next_backend_rejected: 'To use another itch.io account, log out on itch.io first.',
   next_network_error: 'Try again in a few minutes.',
+  back: 'Back to the site',
+  state_used: "This login link was already used, maybe in another tab. If you logged in there, you're already logged in.",
 };
 
 /** The elements' words (the button, the callback page, the code shown on the game's page). */

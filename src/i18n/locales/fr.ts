@@ -29,7 +29,12 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'La fenêtre itch.io n’a pas pu être reliée à la page qui l’a ouverte\u00a0: la connexion a été arrêtée pour votre sécurité.',
   aborted: 'La connexion a été annulée.',
+  service_unavailable: 'Le serveur de ce site ou itch.io ne répond pas pour le moment. Réessayez dans quelques minutes.',
+  cookies_blocked:
+    'Votre navigateur bloque les cookies dont cette connexion a besoin. Autorisez les cookies pour ce site dans les paramètres de confidentialité de votre navigateur (cookies et données de site), puis réessayez.',
   next_not_owner: 'Procurez-vous le jeu sur itch.io, ou déconnectez-vous-y pour utiliser le compte qui le possède.',
   next_backend_rejected: 'Pour utiliser un autre compte itch.io, déconnectez-vous d’abord sur itch.io.',
   next_network_error: 'Réessayez dans quelques minutes.',
+  back: 'Retour au site',
+  state_used: 'Ce lien de connexion a déjà servi, peut-être dans un autre onglet. Si la connexion y a réussi, vous êtes déjà connecté.',
 };

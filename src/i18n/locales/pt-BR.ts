@@ -28,7 +28,12 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Não foi possível vincular a janela do itch.io à página que a abriu, então o login foi interrompido para a sua segurança.',
   aborted: 'O login foi cancelado.',
+  service_unavailable: 'O servidor deste site ou o itch.io não está respondendo agora. Tente novamente em alguns minutos.',
+  cookies_blocked:
+    'Seu navegador está bloqueando os cookies de que este login precisa. Permita cookies para este site nas configurações de privacidade do navegador (cookies e dados de sites) e tente novamente.',
   next_not_owner: 'Obtenha o jogo no itch.io, ou saia da conta lá para usar a conta que o possui.',
   next_backend_rejected: 'Para usar outra conta do itch.io, saia da sua conta no itch.io primeiro.',
   next_network_error: 'Tente novamente em alguns minutos.',
+  back: 'Voltar ao site',
+  state_used: 'Este link de login já foi usado, talvez em outra aba. Se você entrou por lá, já está conectado.',
 };

@@ -27,7 +27,13 @@ export const widget: WidgetMessages = {
   not_owner: 'Devam etmek için bu oyuna itch.io’da sahip olmanız gerekiyor.',
   popup_unverified: 'itch.io penceresi onu açan sayfayla ilişkilendirilemedi, bu yüzden güvenliğiniz için giriş durduruldu.',
   aborted: 'Giriş iptal edildi.',
+  service_unavailable: 'Bu sitenin sunucusu veya itch.io şu anda yanıt vermiyor. Birkaç dakika sonra tekrar deneyin.',
+  cookies_blocked:
+    'Tarayıcınız bu girişin ihtiyaç duyduğu çerezleri engelliyor. Tarayıcınızın gizlilik ayarlarında (çerezler ve site verileri) bu site için çerezlere izin verin, ardından tekrar deneyin.',
   next_not_owner: 'Oyunu itch.io’dan edinin ya da oyuna sahip olan hesabı kullanmak için orada oturumu kapatın.',
   next_backend_rejected: 'Başka bir itch.io hesabı kullanmak için önce itch.io’da oturumu kapatın.',
   next_network_error: 'Birkaç dakika sonra tekrar deneyin.',
+  back: 'Siteye dön',
+  state_used:
+    'Bu giriş bağlantısı zaten kullanıldı, belki başka bir sekmede. Giriş orada başarılı olduysa zaten giriş yapmış durumdasınız.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'Die Website ist nicht erreichbar. Schließe dieses Fenster und versuche es erneut.',
   silent: 'Die Seite, die dieses Fenster geöffnet hat, hat nicht geantwortet. Schließe dieses Fenster und melde dich im Spiel erneut an.',
   unavailable: 'Die Website kann dich gerade nicht anmelden. Schließe dieses Fenster und versuche es gleich noch einmal.',
+  cookies_blocked:
+    'Dein Browser blockiert die Cookies, die diese Anmeldung braucht. Erlaube Cookies für diese Website in den Datenschutzeinstellungen deines Browsers (Cookies und Websitedaten), schließe dann dieses Fenster und melde dich erneut an.',
 };

@@ -20,4 +20,6 @@ export const pages = {
   network: 'The site could not be reached. Close this window and try again.',
   silent: 'The page that opened this window did not answer. Close this window and log in again from the game.',
   unavailable: 'The site cannot log you in right now. Close this window and try again in a moment.',
+  cookies_blocked:
+    "Your browser is blocking the cookies this login needs. Allow cookies for this site in your browser's privacy settings (cookies and site data), then close this window and log in again.",
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'No se pudo conectar con el sitio. Cierra esta ventana y vuelve a intentarlo.',
   silent: 'La página que abrió esta ventana no respondió. Cierra esta ventana y vuelve a iniciar sesión desde el juego.',
   unavailable: 'El sitio no puede iniciar tu sesión en este momento. Cierra esta ventana y vuelve a intentarlo en un momento.',
+  cookies_blocked:
+    'Tu navegador está bloqueando las cookies que necesita este inicio de sesión. Permite las cookies de este sitio en la configuración de privacidad de tu navegador (cookies y datos de sitios), cierra esta ventana y vuelve a iniciar sesión.',
 };

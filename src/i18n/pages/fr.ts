@@ -20,4 +20,6 @@ export const pages: PageMessages = {
   network: 'Le site est injoignable. Fermez cette fenêtre et réessayez.',
   silent: 'La page qui a ouvert cette fenêtre n’a pas répondu. Fermez cette fenêtre et reconnectez-vous depuis le jeu.',
   unavailable: 'Le site ne peut pas vous connecter pour le moment. Fermez cette fenêtre et réessayez dans un instant.',
+  cookies_blocked:
+    'Votre navigateur bloque les cookies dont cette connexion a besoin. Autorisez les cookies pour ce site dans les paramètres de confidentialité de votre navigateur (cookies et données de site), puis fermez cette fenêtre et reconnectez-vous.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'Impossibile raggiungere il sito. Chiudi questa finestra e riprova.',
   silent: 'La pagina che ha aperto questa finestra non ha risposto. Chiudi questa finestra e accedi di nuovo dal gioco.',
   unavailable: 'Al momento il sito non può farti accedere. Chiudi questa finestra e riprova tra poco.',
+  cookies_blocked:
+    'Il tuo browser sta bloccando i cookie necessari per questo accesso. Consenti i cookie per questo sito nelle impostazioni sulla privacy del browser (cookie e dati dei siti), poi chiudi questa finestra e accedi di nuovo.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'Nie udało się połączyć z witryną. Zamknij to okno i spróbuj ponownie.',
   silent: 'Strona, która otworzyła to okno, nie odpowiedziała. Zamknij to okno i zaloguj się ponownie z poziomu gry.',
   unavailable: 'Witryna nie może cię teraz zalogować. Zamknij to okno i spróbuj ponownie za chwilę.',
+  cookies_blocked:
+    'Twoja przeglądarka blokuje pliki cookie potrzebne do logowania. Zezwól na pliki cookie dla tej witryny w ustawieniach prywatności przeglądarki (pliki cookie i dane witryn), a potem zamknij to okno i zaloguj się ponownie.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'Não foi possível acessar o site. Feche esta janela e tente novamente.',
   silent: 'A página que abriu esta janela não respondeu. Feche esta janela e entre novamente pelo jogo.',
   unavailable: 'O site não consegue fazer o seu login agora. Feche esta janela e tente novamente daqui a pouco.',
+  cookies_blocked:
+    'Seu navegador está bloqueando os cookies de que este login precisa. Permita cookies para este site nas configurações de privacidade do navegador (cookies e dados de sites), feche esta janela e entre novamente.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: 'Siteye ulaşılamadı. Bu pencereyi kapatın ve tekrar deneyin.',
   silent: 'Bu pencereyi açan sayfa yanıt vermedi. Bu pencereyi kapatın ve oyundan tekrar giriş yapın.',
   unavailable: 'Site şu anda giriş yapmanızı sağlayamıyor. Bu pencereyi kapatın ve biraz sonra tekrar deneyin.',
+  cookies_blocked:
+    'Tarayıcınız bu girişin ihtiyaç duyduğu çerezleri engelliyor. Tarayıcınızın gizlilik ayarlarında (çerezler ve site verileri) bu site için çerezlere izin verin, ardından bu pencereyi kapatıp yeniden giriş yapın.',
 };

@@ -19,4 +19,6 @@ export const pages: PageMessages = {
   network: '无法连接到网站。请关闭此窗口后重试。',
   silent: '打开此窗口的页面没有响应。请关闭此窗口，然后从游戏中重新登录。',
   unavailable: '网站暂时无法为你登录。请关闭此窗口，稍后再试。',
+  cookies_blocked:
+    '你的浏览器阻止了此次登录所需的 Cookie。请在浏览器的隐私设置（Cookie 和网站数据）中允许此网站的 Cookie，然后关闭此窗口并重新登录。',
 };

@@ -66,6 +66,8 @@ export interface PopupNotice {
   confirm?: true | undefined;
   /** A deposit's token is being checked with itch.io. */
   delivering?: true | undefined;
+  /** itch.io could not check a deposit's token (5xx): a close of the popup now is the outage, not the player. */
+  unavailable?: true | undefined;
   /** The login ended without a login (e.g. `popup_unverified`, a token itch.io refused). */
   refusal?: Refusal | undefined;
 }

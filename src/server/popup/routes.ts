@@ -244,7 +244,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       const verified = await options.verify(token);
       if (verified instanceof Response) {
         // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
-        if (verified.status >= 500) await relay.note(state, { delivering: undefined });
+        if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
         else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
         return verified;
       }
@@ -284,6 +284,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
         return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
       }
       if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
+      if (notice?.unavailable) return jsonResponse(202, { pending: true, arrived: true, unavailable: true });
       if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
       return jsonResponse(202, { pending: true });
     },

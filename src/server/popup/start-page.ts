@@ -59,7 +59,19 @@ const bind = async (body) => {
     stop(words.network);
   }
 };
-if (window.opener) {
+// Where the browser refuses cookies for this site, the binding cookie would be dropped and the
+// login refused after itch.io: say so now, and tell the opener why (nothing secret: the code).
+// (Chromium blocking cookies still says navigator.cookieEnabled: a cookie is tried.)
+const cookiesWork = () => {
+  document.cookie = 'itch-oauth-probe=1; path=/; max-age=5; samesite=lax';
+  const kept = document.cookie.includes('itch-oauth-probe=1');
+  document.cookie = 'itch-oauth-probe=; path=/; max-age=0; samesite=lax';
+  return kept;
+};
+if (!navigator.cookieEnabled || !cookiesWork()) {
+  stop(words.cookies_blocked);
+  window.opener?.postMessage({ itchOAuth: 'popup-failed', state, code: 'cookies_blocked' }, '*');
+} else if (window.opener) {
   addEventListener('message', (event) => {
     const data = event.data;
     if (event.source === window.opener && data && data.itchOAuth === 'popup-opener' && data.state === state && typeof data.binding === 'string') {
@@ -117,7 +129,16 @@ export interface StartPageOptions {
 }
 
 /** What the page's script says, by outcome (the handler's refusals carry a `code`). */
-const SCRIPT_WORDS = ['leaving', 'confirm', 'popup_unverified', 'state_mismatch', 'refused', 'network', 'silent'] as const;
+const SCRIPT_WORDS = [
+  'leaving',
+  'confirm',
+  'popup_unverified',
+  'state_mismatch',
+  'refused',
+  'network',
+  'silent',
+  'cookies_blocked',
+] as const;
 
 /** Text as HTML outside attributes (quotes stay as they are, in the words and the site's name). */
 const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);

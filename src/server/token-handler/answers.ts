@@ -58,7 +58,7 @@ export function errorResponse(
 
 /** The store (e.g. Redis) failed: the login is neither lost nor made twice, and the caller may try again. */
 export function storeErrorResponse(error: unknown): Response {
-  return errorResponse(503, storeFailure(error), undefined, { 'Retry-After': '1' });
+  return errorResponse(503, storeFailure(error), 'service_unavailable', { 'Retry-After': '1' });
 }
 
 /** Why the store failed, for the log. */

@@ -56,6 +56,8 @@ export interface PopupWorld {
   collected: string[];
   /** Markup of the button in the game and SPA pages; `{backend}` etc. are filled in. */
   buttonAttributes: string;
+  /** While true, the token endpoint drops every connection (the site's server is down). */
+  backendDown: boolean;
   close(): Promise<void>;
 }
 
@@ -122,7 +124,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
   const appServer = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (await common(req, res, path)) return;
-    if (path === '/auth/itch') return tokenListener(req, res);
+    if (path === '/auth/itch') return world.backendDown ? void req.socket.destroy() : tokenListener(req, res);
     if (path === '/callback.html') {
       return send(
         res,

@@ -1,0 +1,24 @@
+/*
+ * The player's sentence for an error code, for games and apps that draw their own interface (a
+ * canvas, an engine): the words the callback page shows, in the player's language.
+ */
+import { isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
+import { messagesIn } from './messages.js';
+import { englishWords } from './player-words.js';
+
+/**
+ * What to tell the player after a login failed with `code`, in `lang` (a BCP 47 tag such as
+ * `'de'` or `'pt-BR'`) or, without it, in the page's language (`<html lang>`, else the
+ * browser's); English when the language is not shipped or its file cannot load. Messages set
+ * with `setMessages` count. Loads the language's file as the elements do (from `locales/` beside
+ * the script-tag file; the button-only file loads English from there too).
+ *
+ * @example
+ * login(options).catch(async (error) => game.showText(await playerMessage(error.code)));
+ * @throws TypeError (as a rejection) when `code` is not one of `ERROR_CODES`.
+ */
+export async function playerMessage(code: ItchOAuthErrorCode, lang?: string): Promise<string> {
+  if (!isErrorCode(code)) throw TypeError(`playerMessage: ${JSON.stringify(code)} is not an error code`);
+  // (The code itself only when the button file's locales/en.js could not load.)
+  return (await messagesIn(lang, await englishWords()))[code] ?? code;
+}
