@@ -47,7 +47,9 @@ const terserPasses: Plugin = {
       if (chunk.type !== 'chunk') continue;
       const { code } = await minifyWithTerser(chunk.code, {
         ecma: 2020,
-        toplevel: true,
+        // The files with exports are `var ItchOAuth = (…)()`: that name is the global, which a
+        // top-level pass would drop as unused. The capture exports nothing.
+        toplevel: !/^var ItchOAuth\b/m.test(chunk.code),
         compress: { passes: 3, unsafe: true, unsafe_arrows: true, unsafe_methods: true, unsafe_comps: true, pure_getters: true },
       });
       chunk.code = code!;

@@ -35,7 +35,7 @@ async function listen(server: Server, host: string, name = host): Promise<string
 
 /** Files of the package: the built script-tag files and the engines' halves. */
 export function packageFile(path: string): string | undefined {
-  if (!/^\/(dist\/[\w.-]+\.js|engines\/[\w/.-]+\.(js|jslib))$/.test(path) || path.includes('..')) return undefined;
+  if (!/^\/(dist\/(locales\/)?[\w.-]+\.js|engines\/[\w/.-]+\.(js|jslib))$/.test(path) || path.includes('..')) return undefined;
   try {
     return readFileSync(`${root}${path.slice(1)}`, 'utf8');
   } catch {
