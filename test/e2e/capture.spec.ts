@@ -266,7 +266,7 @@ test('a redirecting backend never forwards the token (redirect: error)', async (
   await page.waitForURL(`${site.url}/callback.html`, { timeout: 15_000 });
   expect(site.backendCalls.length).toBeGreaterThanOrEqual(1);
   expect(site.collected).toEqual([]);
-  expect(await outcome(page)).toMatchObject({ code: 6 });
+  expect(await outcome(page)).toMatchObject({ code: ERROR_CODES.indexOf('service_unavailable') });
 });
 
 test('the token never reaches the console', async ({ page }) => {
