@@ -94,7 +94,13 @@ root.addEventListener('itch-login-error', async (event) => {
   // not_owner: the site lets only owners log in (demo --owners-only); say where to get the game.
   field('pitch').hidden = code !== 'not_owner';
   // The player's sentence for the code, in the page's language (the message is the developer's).
-  status(code === 'popup_closed' ? 'The login window was closed: nothing was saved.' : `Could not log in. ${await playerMessage(code)}`);
+  status(
+    code === 'popup_closed'
+      ? 'The login window was closed: nothing was saved.'
+      : code === 'not_owner'
+        ? 'You need to own Starfall Keep to log in here.'
+        : `Could not log in. ${await playerMessage(code)}`,
+  );
 });
 
 field('save').addEventListener('click', async () => {

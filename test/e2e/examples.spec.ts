@@ -474,7 +474,8 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         expect(deposits.map((answer) => answer.status()).sort()).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
         const collects = await Promise.all(Array.from({ length: 8 }, () => post({ popup_verifier: verifier })));
         const outcomes = await Promise.all(collects.map(async (answer) => ({ status: answer.status(), body: await answer.json() })));
-        const collected = outcomes.filter((outcome) => outcome.body.pending !== true);
+        // The others find it pending, or already taken (409), as each instance sees the shared store.
+        const collected = outcomes.filter((outcome) => outcome.body.pending !== true && outcome.status !== 409);
         expect(collected, 'collected once').toHaveLength(1);
         expect(collected[0]).toMatchObject({ status: 200, body: { user: { username: gamer.username } } });
       });
