@@ -570,7 +570,9 @@ const framedGameProgress: Scenario = {
     // share the demo's saves: the count is read, never assumed.
     const player = C.users.newcomer;
     await framedDemoGameLogin(session, demo.url, emulator.url, player);
-    const status = await waitForText(session, '[data-status]', 'the load of the saves', (text) => /^(Signed in\.|Welcome back)/.test(text));
+    const status = await waitForText(session, '[data-status]', 'the load of the saves', (text) =>
+      /^(Signed in to the game|Welcome back)/.test(text),
+    );
     const before = Number(await session.evaluate(() => document.querySelector('[data-stars]')!.textContent));
     if (status.startsWith('Welcome back')) assert.match(status, new RegExp(`your ${before} saved stars`));
     for (let i = 0; i < 3; i++) await session.click('[data-catch]');
