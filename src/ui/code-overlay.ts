@@ -13,30 +13,18 @@
  */
 import { format } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
-import { messagesFor, watch } from '../i18n/messages.js';
-import { LitElement, html } from './lit.js';
+import { messagesFor } from '../i18n/messages.js';
+import { html } from './lit.js';
+import { PageDialog } from './page-dialog.js';
 import { createElement, documentProperty } from '../core/page-document.js';
 
-class CodeOverlay extends LitElement {
+class CodeOverlay extends PageDialog {
   /** The code the popup shows too. */
   declare code: string;
-  #unwatch: (() => void) | undefined;
 
   /** In the page, not in a shadow root: the dialog is the page's own element (as a screen reader meets it). */
   protected override createRenderRoot(): HTMLElement {
     return this;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#unwatch = watch(() => this.requestUpdate());
-    // Drawn and shown now rather than in a microtask: the code must not wait.
-    this.performUpdate();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#unwatch?.();
   }
 
   /** Its place and colours through the CSS object model, which a strict `style-src` allows (a style attribute in markup it does not). */

@@ -12,8 +12,9 @@
  * `login` (the dialog's name), `continue` and `dismiss`.
  */
 import { button as en } from '../i18n/locales/en.js';
-import { messagesFor, watch } from '../i18n/messages.js';
-import { LitElement, html, unsafeCSS } from './lit.js';
+import { messagesFor } from '../i18n/messages.js';
+import { html, unsafeCSS } from './lit.js';
+import { PageDialog } from './page-dialog.js';
 import { createElement, documentProperty } from '../core/page-document.js';
 
 // Small on purpose (the script-tag file has a size budget): the browser's own focus ring, no
@@ -22,7 +23,7 @@ import { createElement, documentProperty } from '../core/page-document.js';
 const styles = `dialog{border:2px solid transparent;border-radius:8px;font:16px system-ui}button{font:inherit;min-height:44px;margin:4px;padding:0 1rem;border:2px solid;border-radius:6px}[part=continue]{background:#d63b3b;color:#fff}`;
 
 /** The dialog; `showContinue` makes one. */
-class ContinueDialog extends LitElement {
+class ContinueDialog extends PageDialog {
   static override styles = unsafeCSS(styles);
 
   /** Continue's click (a person's own), and Cancel's or Escape's. */
@@ -31,20 +32,6 @@ class ContinueDialog extends LitElement {
 
   /** The keys that went down in the dialog (by `code`) and are not up yet. */
   #pressed = new Set<string>();
-  #unwatch: (() => void) | undefined;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#unwatch = watch(() => this.requestUpdate());
-    // Drawn and shown now rather than in a microtask: the player's next key or click finds it.
-    this.performUpdate();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#unwatch?.();
-  }
-
   protected override firstUpdated(): void {
     this.renderRoot.querySelector('dialog')!.showModal();
   }
