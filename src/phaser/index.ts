@@ -5,8 +5,8 @@ import { Plugins } from 'phaser';
 import { ItchOAuthError } from '../core/errors.js';
 import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
 import { joinLogin, type SharedLogin } from '../core/shared-login.js';
-import type { Owns } from '../server/ownership.js';
-import type { User } from '../server/schemas.js';
+import type { Owns } from '../server/token-handler/ownership.js';
+import type { User } from '../server/itch-api/schemas.js';
 
 /**
  * The plugin's `data` in the game config, and the argument of {@link ItchLoginPlugin.login}: the

@@ -13,7 +13,7 @@ import {
   profileOwnedKeysResponseSchema,
   purchasesResponseSchema,
   wharfLatestResponseSchema,
-} from '../../src/server/schemas.js';
+} from '../../src/server/itch-api/schemas.js';
 
 // Real itch.io answers (doc samples, recordings, issue pastes), copied verbatim with their
 // provenance in INDEX.txt, so that the tests stand alone in any clone.

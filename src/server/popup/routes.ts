@@ -17,8 +17,8 @@
  */
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
-import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
-import { isLoopbackOrigin } from '../own-origin.js';
+import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../http/answers.js';
+import { isLoopbackOrigin } from '../http/own-origin.js';
 import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';

@@ -108,7 +108,9 @@ export function clearingCookies(origin: string): string[] {
   const labels = hostname.split('.');
   if (!/^[\d.]+$|^\[/.test(hostname)) {
     for (let at = 0; at < labels.length - 1; at++) {
-      cookies.push(serializeCookie(PLAIN_COOKIE, '', { path: '/', domain: labels.slice(at).join('.'), httpOnly: true, sameSite: 'Lax', maxAge: 0 }));
+      cookies.push(
+        serializeCookie(PLAIN_COOKIE, '', { path: '/', domain: labels.slice(at).join('.'), httpOnly: true, sameSite: 'Lax', maxAge: 0 }),
+      );
     }
   }
   return cookies;

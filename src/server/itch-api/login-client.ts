@@ -5,8 +5,8 @@
  * (./client.ts, which adds the other methods on the same machinery).
  */
 import type * as z from 'zod/mini';
-import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
-import type { DownloadKeyLookup, ItchClient, ItchClientOptions } from './client.js';
+import { DEFAULT_BASE_URL } from '../../core/authorize-url.js';
+import type { DownloadKeyLookup, ItchClient, ItchClientOptions } from './client-types.js';
 import { assertApiBaseUrl, assertId, assertTimeout, lookupQuery } from './client-arguments.js';
 import { placeCredential } from './credential.js';
 import { requestItchApi, type CallOptions, type FetchFunction } from './request.js';
