@@ -88,6 +88,7 @@ export default defineConfig(({ mode }): UserConfig => {
       lib: {
         entry: {
           index: 'src/index.ts',
+          protocol: 'src/protocol.ts',
           define: 'src/define.ts',
           capture: 'src/capture/index.ts',
           server: 'src/server/index.ts',

@@ -6,10 +6,16 @@ import type { LoginOptions, LoginResult } from '../core/login.js';
 /** The options a bridge login accepts: those of `login()` but `signal`, each a string. */
 const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo'];
 
-/** What the bridge's callback receives, as JSON. */
+/**
+ * What the bridge's callback receives, as JSON.
+ * @group Game engines
+ */
 export type BridgeResult = { id: string; ok: true; response: unknown } | { id: string; ok: false; code: string; message: string };
 
-/** `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game. */
+/**
+ * `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game.
+ * @group Game engines
+ */
 export interface Bridge {
   /**
    * Logs in with itch.io: `login()` with strings in and out. Call it in the game's click or key
@@ -72,6 +78,13 @@ function optionsOf(json: string): LoginOptions {
 /**
  * The bridge over a `login()`: the script-tag file's `ItchOAuth.bridge` is made from
  * `ItchOAuth.login`, the package's `bridge` from its `login`.
+ *
+ * @example
+ * import { createBridge, login } from 'itch-oauth-widget';
+ * const bridge = createBridge(login);
+ * // From the engine: the options as JSON, the name of a global function that receives the outcome as JSON.
+ * bridge.login(JSON.stringify({ clientId, redirectUri, backend: '/auth/itch' }), 'onItchLogin');
+ * @group Game engines
  */
 export function createBridge(login: (options: LoginOptions) => Promise<LoginResult>): Bridge {
   const running = new Map<string, AbortController>();

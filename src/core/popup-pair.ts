@@ -24,6 +24,7 @@ let makingPair: Promise<void> | undefined;
  * Makes the next popup pair ahead of the click, so that the click opens the popup without
  * awaiting anything (SHA-256 is async in Web Crypto). Called by the button when it connects and
  * after every use; harmless to call again.
+ * @group Steps of a login
  */
 export function preparePopupLogin(): Promise<void> {
   if (readyPair !== undefined) return Promise.resolve();

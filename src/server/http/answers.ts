@@ -7,6 +7,7 @@ import type { ItchOAuthErrorCode } from '../../core/errors.js';
 /**
  * A request the handler refused, as `onError` is told about it; also how the ownership check
  * refuses a login and how a popup's refusal waits for its opener.
+ * @group Token endpoint
  */
 export interface Refusal {
   /** The HTTP status of the answer. */

@@ -18,6 +18,7 @@ import type {
   User,
 } from './schemas.js';
 
+/** @group itch.io API client */
 export interface ItchClientOptions {
   /** The credential every authenticated call carries. */
   credential: ItchCredential;
@@ -38,7 +39,10 @@ export interface ItchClientOptions {
   timeoutMs?: number | undefined;
 }
 
-/** download_keys looks a key up by at least one of these. @see https://itch.io/docs/api/serverside */
+/**
+ * download_keys looks a key up by at least one of these. @see https://itch.io/docs/api/serverside
+ * @group itch.io API client
+ */
 export interface DownloadKeyLookup {
   /** The key string, e.g. the last path segment of a buyer's download URL. */
   downloadKey?: string | undefined;
@@ -48,14 +52,20 @@ export interface DownloadKeyLookup {
   email?: string | undefined;
 }
 
-/** purchases looks purchases up by at least one of these. @see https://itch.io/docs/api/serverside */
+/**
+ * purchases looks purchases up by at least one of these. @see https://itch.io/docs/api/serverside
+ * @group itch.io API client
+ */
 export interface PurchaseLookup {
   /** An e-mail address; verify it is the user's before trusting the result. */
   email?: string | undefined;
   userId?: number | undefined;
 }
 
-/** Which channel of which game `wharfLatest` asks about. */
+/**
+ * Which channel of which game `wharfLatest` asks about.
+ * @group itch.io API client
+ */
 export interface WharfChannel {
   /** `user/game`, as in the game's address `https://user.itch.io/game`. */
   target: string;
@@ -76,6 +86,7 @@ export interface WharfChannel {
  *
  * Arguments are checked before any request (a `TypeError`); answers are validated; failures are
  * `ItchApiError`s. Redirects are never followed, so a credential never reaches another host.
+ * @group itch.io API client
  */
 export interface ItchClient {
   /**

@@ -25,6 +25,7 @@ export { DEFAULT_TIMEOUT_MS, DEFAULT_API_BASE_URL } from './login-client.js';
  * @throws TypeError for a bad credential, `baseUrl`, `apiBaseUrl` or `timeoutMs` (never showing the secret).
  * @see https://itch.io/docs/api/serverside
  * @see https://itch.io/docs/api/oauth
+ * @group itch.io API client
  */
 export function createItchClient(options: ItchClientOptions): ItchClient {
   const caller = createCaller(options);

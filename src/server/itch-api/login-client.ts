@@ -18,10 +18,16 @@ import {
   type DownloadKey,
 } from './login-schemas.js';
 
-/** Time limit of a call unless `timeoutMs` says otherwise. */
+/**
+ * Time limit of a call unless `timeoutMs` says otherwise.
+ * @group itch.io API client
+ */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API. */
+/**
+ * Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API.
+ * @group itch.io API client
+ */
 export const DEFAULT_API_BASE_URL = 'https://api.itch.io';
 
 export type Host = 'legacy' | 'current' | 'public';

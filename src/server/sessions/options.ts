@@ -10,6 +10,7 @@ import { parseAllowedOrigins } from '../http/request-guard.js';
 import { assertSecrets } from './keys.js';
 import { createRevocations, type Revocations } from './revocation.js';
 
+/** @group Sessions */
 export interface SessionsOptions {
   /**
    * The deployment's secrets, each at least 32 characters (e.g. `openssl rand -base64 32`). The

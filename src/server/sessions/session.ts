@@ -6,7 +6,10 @@ import { base64url } from 'jose';
 import type { Owns } from '../token-handler/ownership.js';
 import type { User } from '../itch-api/login-schemas.js';
 
-/** A signed-in user, as `sessions.get(request)` finds them. */
+/**
+ * A signed-in user, as `sessions.get(request)` finds them.
+ * @group Sessions
+ */
 export interface Session {
   /** The itch.io profile of the user at login. */
   user: User;

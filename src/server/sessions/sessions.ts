@@ -15,9 +15,13 @@ import { cookieMayCount } from './site-cookie.js';
 
 export type { SessionsOptions } from './options.js';
 
-/** Which credentials a request may be authenticated with. */
+/**
+ * Which credentials a request may be authenticated with.
+ * @group Sessions
+ */
 export type SessionCarrier = Session['via'];
 
+/** @group Sessions */
 export interface Sessions {
   /**
    * For `createTokenHandler({ onLogin: sessions.onLogin })`. Decides by `context.startedFrom`
@@ -70,6 +74,7 @@ export interface Sessions {
  *
  * @throws TypeError for bad options, naming the option.
  * @see https://www.rfc-editor.org/rfc/rfc7516 (cookies), https://www.rfc-editor.org/rfc/rfc7519 (game tokens), https://www.rfc-editor.org/rfc/rfc8725
+ * @group Sessions
  */
 export function createSessions(options: SessionsOptions): Sessions {
   const settings = readSessionsOptions(options);

@@ -54,6 +54,7 @@ export { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } f
  * @throws TypeError at creation for any bad option, naming it.
  * @see https://itch.io/docs/api/oauth
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.6
+ * @group Token endpoint
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   const settings = readOptions(options);

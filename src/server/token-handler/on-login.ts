@@ -5,7 +5,10 @@
 import type { User } from '../itch-api/login-schemas.js';
 import type { Owns } from './ownership.js';
 
-/** What `onLogin` learns about a verified login. */
+/**
+ * What `onLogin` learns about a verified login.
+ * @group Token endpoint
+ */
 export interface LoginContext {
   /** The itch.io profile of the user (from `{apiBaseUrl}/profile`). */
   user: User;
@@ -36,6 +39,7 @@ export interface LoginContext {
 /**
  * What `onLogin` may return: nothing (answer 200 `{ user }`), headers to add to that answer
  * (e.g. `Set-Cookie`), or a whole `Response` to answer with instead.
+ * @group Token endpoint
  */
 export type OnLoginResult = Response | { headers?: HeadersInit | undefined } | undefined | void;
 

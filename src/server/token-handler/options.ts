@@ -10,6 +10,7 @@ import type { SeveredOpener } from '../popup/start-page.js';
 import type { LoginContext, OnLoginResult } from './on-login.js';
 import type { OwnershipOptions } from './ownership.js';
 
+/** @group Token endpoint */
 export interface TokenHandlerOptions {
   /** Makes the app's session for a verified user. Errors it throws propagate to the caller. */
   onLogin(context: LoginContext): OnLoginResult | Promise<OnLoginResult>;
@@ -115,11 +116,15 @@ export interface TokenHandlerOptions {
   ownership?: OwnershipOptions | undefined;
 }
 
-/** The `popup` option as an object. */
+/**
+ * The `popup` option as an object.
+ * @group Token endpoint
+ */
 export interface PopupOptions {
   severedOpener?: SeveredOpener | undefined;
   siteName?: string | undefined;
   dangerouslyAllowHttp?: boolean | undefined;
 }
 
+/** @group Token endpoint */
 export const DEFAULT_MAX_BODY_BYTES = 4096;

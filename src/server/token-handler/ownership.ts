@@ -6,7 +6,10 @@ import type { FetchFunction } from '../itch-api/request.js';
 import type { User } from '../itch-api/login-schemas.js';
 import type { Refusal } from '../http/answers.js';
 
-/** Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`. */
+/**
+ * Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`.
+ * @group Token endpoint
+ */
 export type Owns = { readonly [gameId: number]: boolean };
 
 /**
@@ -24,6 +27,7 @@ export type Owns = { readonly [gameId: number]: boolean };
  *
  * @see https://itch.io/docs/api/serverside
  * @see https://itch.io/docs/api/oauth
+ * @group Token endpoint
  */
 export interface OwnershipOptions {
   /** The games to check, by itch.io game id (positive integers, at least one). */
@@ -37,7 +41,10 @@ export interface OwnershipOptions {
   require?: boolean | undefined;
 }
 
-/** The scope a token needs for the ownership check without `apiKey`. */
+/**
+ * The scope a token needs for the ownership check without `apiKey`.
+ * @group Token endpoint
+ */
 export const OWNERSHIP_SCOPE = 'game:view:ownership';
 
 /** What itch.io answers download_keys with when the user has neither bought nor claimed the game (https://itch.io/docs/api/serverside, download_keys). */
