@@ -126,7 +126,7 @@ function errorsPage() {
       [
         'docs/errors.source.json does not match ItchOAuthErrorCode (ERROR_CODES in src/core/errors.ts):',
         ...missing.map((name) => `  missing: ${name} (add what it means, who raises it and how to fix it)`),
-        ...extra.map((name) => `  not an error code: ${name} (remove it, or add it to the contract first)`),
+        ...extra.map((name) => `  not an error code: ${name} (remove it, or add it to ERROR_CODES in src/core/errors.ts first)`),
       ].join('\n'),
     );
   }

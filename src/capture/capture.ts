@@ -4,15 +4,15 @@ import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
 
 export interface CaptureOptions {
-  /** URL the token is POSTed to (the contract's `data-backend`). Resolved against the page address. */
+  /** URL the token is POSTed to (the `data-backend` attribute). Resolved against the page address. */
   backend?: string | undefined;
   /**
-   * Stay on the callback page after success (the contract's `data-no-redirect`): the clean
+   * Stay on the callback page after success (the `data-no-redirect` attribute): the clean
    * callback document then shows the success and fires `itch-login-success`.
    */
   noRedirect?: boolean | undefined;
   /**
-   * Text of the capture's own view while the token is delivered (the contract's `data-pending`).
+   * Text of the capture's own view while the token is delivered (the `data-pending` attribute).
    * Default "Signing you in…". Shown when the capture runs as a parser-blocking classic script;
    * run any other way, it stops the document, which then paints nothing.
    */
@@ -34,7 +34,9 @@ export interface CaptureOptions {
  * does not need.)
  */
 export const currentScript = (): HTMLScriptElement | null =>
-  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null }).__lookupGetter__('currentScript').call(document);
+  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null })
+    .__lookupGetter__('currentScript')
+    .call(document);
 
 /**
  * What the capture writes after its own script: its view (`<output>` is a status region) and

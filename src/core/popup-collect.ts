@@ -118,7 +118,7 @@ export async function collect(
         closePopup(popup);
         const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
         const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
-        // The backend may name the contract's code (`not_owner`, `popup_unverified`, …).
+        // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
         throw new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
       } else {
         failures++;
