@@ -140,6 +140,11 @@ function errorsPage() {
       ['code', 'means'],
       codes.map((name) => [`[\`${name}\`](#${name})`, source.codes[name].means.split(/(?<=\.) /)[0]]),
     ),
+    '',
+    '## Errors by layer',
+    '',
+    // A list item is followed by a blank line only where the list ends.
+    ...source.layers.flatMap((line, index) => (line.startsWith('- ') && source.layers[index + 1]?.startsWith('- ') ? [line] : [line, ''])),
   ];
   for (const name of codes) {
     const entry = source.codes[name];

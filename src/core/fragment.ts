@@ -57,7 +57,7 @@ export interface CallbackParams {
  * ({@link FragmentProblem}). A fragment without an `access_token` or `error` parameter is not an
  * implicit-flow response (0) and belongs to the page. Refuses an oversized fragment, a bad
  * percent-escape, a repeated parameter, both `access_token` and `error`, and an empty token. The
- * characters of the token (JSON-encoded for the backend), the state (only ever looked up) and the
+ * characters of the token (JSON-encoded for the token endpoint), the state (only ever looked up) and the
  * error (only known codes are ever shown) are checked by {@link parseCallbackFragment}. Never throws.
  *
  * @param body the fragment without its `#`.

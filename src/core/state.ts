@@ -65,8 +65,8 @@ function base64url(bytes: Uint8Array): string {
 
 /**
  * The binding of a popup login whose verifier is `verifier`: the base64url SHA-256 of it. The
- * opener hands it to its popup's start page (by `postMessage`, to the backend's origin only),
- * which has the backend set it as a first-party cookie: the proof, at the deposit, that the token
+ * opener hands it to its popup's start page (by `postMessage`, to the token endpoint's origin only),
+ * which has the token endpoint set it as a first-party cookie: the proof, at the deposit, that the token
  * comes from the browser whose opener started the login. It cannot collect the login.
  * @see RFC 7636 section 4.2 (the same S256 transform)
  */
@@ -76,7 +76,7 @@ export async function popupBindingOf(verifier: string): Promise<string> {
 
 /**
  * The state of a popup login whose verifier is `verifier`: `p.` and the base64url SHA-256 of its
- * binding. The opener sends this state to itch.io; the backend checks a binding against it, and
+ * binding. The opener sends this state to itch.io; the token endpoint checks a binding against it, and
  * computes it again from the verifier the opener collects with, so that only the holder of the
  * verifier gets the login.
  */

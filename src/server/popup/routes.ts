@@ -1,5 +1,5 @@
 /*
- * The four requests of a popup login, as the token handler serves them on the backend URL:
+ * The four requests of a popup login, as the token handler serves them on the token endpoint URL:
  *
  * 1. **Start** (`GET {backend}?state=p.…&client_id=…`): the popup's first page. It writes nothing
  *    (but the "confirm a code" notice, in the bounded notice space).
@@ -122,7 +122,7 @@ async function start(routes: Routes, request: Request, own: string): Promise<Res
     return errorResponse(400, `the popup login's client_id is not this site's (${options.clientId})`);
   if (options.redirectUri !== undefined && query.get('redirect_uri') !== options.redirectUri)
     return errorResponse(400, `the popup login's redirect_uri is not this site's (${options.redirectUri})`);
-  // The callback page shares the backend's origin: this page sends no one to another app's.
+  // The callback page shares the token endpoint's origin: this page sends no one to another app's.
   const callback = new URL(query.get('redirect_uri')!).origin;
   if (!mayOpen(callback, own)) {
     return errorResponse(400, `the popup login's redirect_uri must be on this site (${own} or allowedOrigins), not ${callback}`);
