@@ -104,6 +104,7 @@ export default defineConfig(({ mode }): UserConfig => {
       lib: {
         entry: {
           index: 'src/index.ts',
+          protocol: 'src/protocol.ts',
           define: 'src/define.ts',
           capture: 'src/capture/index.ts',
           server: 'src/server/index.ts',
@@ -145,8 +146,8 @@ export default defineConfig(({ mode }): UserConfig => {
               // What the browser entries share with the server (the error codes, scopes, the
               // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
               { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },
-              { name: 'itch-login', test: /\/src\/server\/login-client\.ts$/, priority: 2 },
-              { name: 'itch-client', test: /\/src\/server\/(client|schemas)\.ts$/, priority: 1 },
+              { name: 'itch-login', test: /\/src\/server\/itch-api\/login-client\.ts$/, priority: 2 },
+              { name: 'itch-client', test: /\/src\/server\/itch-api\/(client|schemas)\.ts$/, priority: 1 },
             ],
           },
         },

@@ -1,7 +1,7 @@
 // Logins through createTokenHandler at a fixed concurrency, against the emulator (another
 // process), with the heap measured after full collections before and after. Run by
 // bench/server.ts as `node --expose-gc --import tsx`; gets its work on IPC, answers once.
-import { createSessions, createTokenHandler, type LoginContext, type LoginResult } from '../src/server/index.js';
+import { createSessions, createTokenHandler, type LoginContext, type OnLoginResult } from '../src/server/index.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
 
 interface Work {
@@ -44,7 +44,7 @@ async function heapAfterGc(): Promise<number> {
 }
 
 /** The cookie of a site that keeps its sessions itself: the login's cost without createSessions. */
-const handWritten = ({ user }: LoginContext): LoginResult => ({
+const handWritten = ({ user }: LoginContext): OnLoginResult => ({
   headers: { 'Set-Cookie': `sid=${user.id}; HttpOnly; SameSite=Lax; Path=/` },
 });
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, createServer, type LogLevel, type Rolldown } from 'vite';
 import { DEFAULT_BASE_URL } from '../src/core/authorize-url.js';
-import { DEFAULT_API_BASE_URL } from '../src/server/client.js';
+import { DEFAULT_API_BASE_URL } from '../src/server/itch-api/client.js';
 import { DEFAULT_SEED_CREDENTIALS, startEmulator, type DenyBehaviour, type RunningEmulator } from '../src/emulator/index.js';
 import { itchOAuthCapture } from '../src/vite/index.js';
 import { BACKEND_PATHS, createDemoBackend, type VaultSettings } from './server/backend.js';

@@ -126,7 +126,7 @@ function errorsPage() {
       [
         'docs/errors.source.json does not match ItchOAuthErrorCode (ERROR_CODES in src/core/errors.ts):',
         ...missing.map((name) => `  missing: ${name} (add what it means, who raises it and how to fix it)`),
-        ...extra.map((name) => `  not an error code: ${name} (remove it, or add it to the contract first)`),
+        ...extra.map((name) => `  not an error code: ${name} (remove it, or add it to ERROR_CODES in src/core/errors.ts first)`),
       ].join('\n'),
     );
   }
@@ -140,6 +140,11 @@ function errorsPage() {
       ['code', 'means'],
       codes.map((name) => [`[\`${name}\`](#${name})`, source.codes[name].means.split(/(?<=\.) /)[0]]),
     ),
+    '',
+    '## Errors by layer',
+    '',
+    // A list item is followed by a blank line only where the list ends.
+    ...source.layers.flatMap((line, index) => (line.startsWith('- ') && source.layers[index + 1]?.startsWith('- ') ? [line] : [line, ''])),
   ];
   for (const name of codes) {
     const entry = source.codes[name];

@@ -8,7 +8,8 @@ import { ItchLoginButton } from './elements/itch-login-button.js';
 // Guarded as in ./define.ts: the full script-tag file or the npm build may be on the page too.
 if (!customElements.get('itch-login-button')) customElements.define('itch-login-button', ItchLoginButton);
 
-export { login, ItchOAuthError, ERROR_CODES } from './core/index.js';
+export { login } from './core/login.js';
+export { ItchOAuthError, ERROR_CODES } from './core/errors.js';
 export { gameSession } from './core/game-session.js';
 // The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
 export { setMessages } from './i18n/messages.js';

@@ -8,12 +8,18 @@ import type { LoginOptions, LoginResult } from '../core/login.js';
 /** The options a bridge login accepts: those of `login()` but `signal`, and `gameSession()`'s `renew` and `logout`, each a string. */
 const OPTION_NAMES = ['clientId', 'redirectUri', 'scope', 'baseUrl', 'mode', 'backend', 'returnTo', 'renew', 'logout'];
 
-/** What the bridge's callback receives, as JSON. */
+/**
+ * What the bridge's callback receives, as JSON.
+ * @group Game engines
+ */
 export type BridgeResult =
   | { id: string; ok: true; response: unknown }
   | { id: string; ok: false; code: string; message: string; playerMessage?: string | undefined };
 
-/** `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game. */
+/**
+ * `ItchOAuth.bridge`: string in, string out, the outcome through a global function named by the game.
+ * @group Game engines
+ */
 export interface Bridge {
   /**
    * Logs in with itch.io: `login()` with strings in and out. Call it in the game's click or key
@@ -102,6 +108,12 @@ function optionsOf(json: string): LoginOptions & { renew?: string } {
  *
  * @param playerMessage gives a failure's `playerMessage`, the player's words for its code (without
  *   it, the JSON has none): `ItchOAuth.playerMessage` in the script-tag files.
+ * @example
+ * import { createBridge, gameSession, login, playerMessage } from 'itch-oauth-widget';
+ * const bridge = createBridge(login, gameSession, playerMessage);
+ * // From the engine: the options as JSON, the name of a global function that receives the outcome as JSON.
+ * bridge.login(JSON.stringify({ clientId, redirectUri, backend: '/auth/itch' }), 'onItchLogin');
+ * @group Game engines
  */
 export function createBridge(
   login: (options: LoginOptions) => Promise<LoginResult>,

@@ -4,22 +4,22 @@ import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
 
 export interface CaptureOptions {
-  /** URL the token is POSTed to (the contract's `data-backend`). Resolved against the page address. */
+  /** URL the token is POSTed to (the `data-backend` attribute). Resolved against the page address. */
   backend?: string | undefined;
   /**
-   * Stay on the callback page after success (the contract's `data-no-redirect`): the clean
+   * Stay on the callback page after success (the `data-no-redirect` attribute): the clean
    * callback document then shows the success and fires `itch-login-success`.
    */
   noRedirect?: boolean | undefined;
   /**
-   * Text of the capture's own view while the token is delivered (the contract's `data-pending`).
+   * Text of the capture's own view while the token is delivered (the `data-pending` attribute).
    * Default "Signing you in…". Shown when the capture runs as a parser-blocking classic script;
    * run any other way, it stops the document, which then paints nothing.
    */
   pending?: string | undefined;
   /**
    * Allow a `backend` on another origin than the callback page (the `data-cross-origin`
-   * attribute): https, or http on loopback. Without it such a backend is `config_invalid`, so
+   * attribute): https, or http on loopback. Without it such a token endpoint is `config_invalid`, so
    * that no address but the page's own origin receives a token unless the page said so.
    */
   crossOrigin?: boolean | undefined;
@@ -47,7 +47,7 @@ export const currentScript = (): HTMLScriptElement | null =>
  */
 const HOLD = '<output><plaintext>';
 
-/** A backend on another origin (allowed by `crossOrigin`) must be https: the token never crosses to another host in the clear. */
+/** A token endpoint on another origin (allowed by `crossOrigin`) must be https: the token never crosses to another host in the clear. */
 const CROSS_ORIGIN_BACKEND = /^https:/;
 
 /**
@@ -118,7 +118,7 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
       // (A number, a problem, has none of these fields.)
       const { access_token: token, error, state } = params as CallbackParams;
       // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
-      // is not this one); the backend checks the state, and only the opener can collect.
+      // is not this one); the token endpoint checks the state, and only the opener can collect.
       const popup = /^p\./.test(state!);
       if (!popup) flow = takeFlow(sessionStorage, state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
@@ -126,7 +126,7 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
       if ((flow as number) > 0) return finish(flow as number);
       // Acted on only after the state check. Exactly one of token and error is there.
       if (!token) return finish(error == 'access_denied' ? ACCESS_DENIED : INVALID_RESPONSE);
-      // The backend is resolved against the page's own address, never a `<base href>` someone
+      // The token endpoint is resolved against the page's own address, never a `<base href>` someone
       // injected into the markup; a bad URL throws, into the config_invalid below.
       const { href: url, origin: backendOrigin } = new URL(backend!, cleanUrl);
       if (!backend || (backendOrigin != origin && !(crossOrigin && CROSS_ORIGIN_BACKEND.test(url)))) return finish(CONFIG_INVALID);
@@ -148,14 +148,14 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
           // the error (`code`), which the callback page then reports.
           const response: unknown = await answer.json().catch(() => null);
           if (answer.ok) {
-            // The opener collects the login from the backend: this window is done (if a script
+            // The opener collects the login from the token endpoint: this window is done (if a script
             // opened it; else it shows the success like a redirect login's callback).
             if (popup) close();
             return finish(undefined, response, popup || noRedirect || target.origin != origin ? cleanUrl : target.href);
           }
           if (answer.status < 500) return finish(BACKEND_REJECTED, response);
         } catch {
-          // The network failed (or the backend redirected): try again after a pause.
+          // The network failed (or the token endpoint redirected): try again after a pause.
         }
         // (After the last attempt the pause is 0.)
         await new Promise((resolve) => setTimeout(resolve, delay));
@@ -163,7 +163,7 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
       // No answer, or only 5xx (the server, or itch.io behind it, is down): not a refusal.
       finish(SERVICE_UNAVAILABLE);
     } catch {
-      // Storage is disabled, a stored record or the backend address is unreadable.
+      // Storage is disabled, a stored record or the token endpoint address is unreadable.
       finish(CONFIG_INVALID);
     }
   };

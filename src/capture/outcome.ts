@@ -5,13 +5,13 @@ export const OUTCOME_KEY = 'itch-oauth:outcome';
 
 /**
  * What the capture hands to `<itch-oauth-callback>` in the clean document. It never holds the
- * token: only what the page may show (the backend's answer, or an error code), and the flow
+ * token: only what the page may show (the token endpoint's answer, or an error code), and the flow
  * (client id, scopes, return-to) so that the element can return the user or start a fresh login.
  */
 export interface CaptureOutcome {
   /** The error as its index in `ERROR_CODES`, absent on success. */
   code?: number | undefined;
-  /** The backend's JSON answer: on success, and on a refusal (whose `code` may name the error). */
+  /** The token endpoint's JSON answer: on success, and on a refusal (whose `code` may name the error). */
   response?: unknown;
   /** The flow, or the state problem (a code index) when there was none. */
   flow: FlowRecord | number;

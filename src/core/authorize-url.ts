@@ -1,12 +1,19 @@
 import { ItchOAuthError } from './errors.js';
 import { assertRequestScopes } from './scopes.js';
 
-/** The itch.io origin logins go to unless another `base-url` is given. */
+/**
+ * The itch.io origin logins go to unless another `base-url` is given.
+ * @group Authorize URL
+ */
 export const DEFAULT_BASE_URL = 'https://itch.io';
 
-/** The redirect URI that makes itch.io show the key on a page instead of redirecting. */
+/**
+ * The redirect URI that makes itch.io show the key on a page instead of redirecting.
+ * @group Authorize URL
+ */
 export const OOB_REDIRECT_URI = 'urn:ietf:wg:oauth:2.0:oob';
 
+/** @group Authorize URL */
 export interface AuthorizeUrlOptions {
   /** Client ID of the itch.io OAuth application. */
   clientId: string;
@@ -41,7 +48,10 @@ function parseHttpUrl(value: string, what: string): URL {
   return url;
 }
 
-/** Checks a redirect URI: an absolute http(s) URL without fragment, or the out-of-band URN. */
+/**
+ * Checks a redirect URI: an absolute http(s) URL without fragment, or the out-of-band URN.
+ * @group Authorize URL
+ */
 export function assertRedirectUri(value: string): string {
   if (value === OOB_REDIRECT_URI) return value;
   if (value === '') throw new ItchOAuthError('config_invalid', 'redirect-uri is required');
@@ -52,7 +62,10 @@ export function assertRedirectUri(value: string): string {
   return value;
 }
 
-/** Checks a base URL (http(s), may carry a path prefix) and returns it without a trailing slash. */
+/**
+ * Checks a base URL (http(s), may carry a path prefix) and returns it without a trailing slash.
+ * @group Authorize URL
+ */
 export function assertBaseUrl(value: string): string {
   const url = parseHttpUrl(value, 'base-url');
   if (url.search !== '' || url.hash !== '') {
@@ -67,6 +80,7 @@ export function assertBaseUrl(value: string): string {
  *
  * @throws ItchOAuthError `config_invalid` naming the bad input.
  * @see https://itch.io/docs/api/oauth (RFC 6749 section 4.2.1)
+ * @group Authorize URL
  */
 export function buildAuthorizeUrl(options: AuthorizeUrlOptions): URL {
   const clientId = options.clientId.trim();

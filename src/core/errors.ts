@@ -83,7 +83,7 @@ export class ItchOAuthError extends Error {
   }
 }
 
-/** Whether `value` is one of the contract's error codes. */
+/** Whether `value` is one of the error codes of {@link ERROR_CODES}. */
 export function isErrorCode(value: unknown): value is ItchOAuthErrorCode {
   return (ERROR_CODES as readonly unknown[]).includes(value);
 }

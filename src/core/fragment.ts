@@ -1,19 +1,29 @@
 import { ItchOAuthError } from './errors.js';
 
-/** Longest fragment accepted. itch.io's keys are tens of characters; anything near this is an attack. */
+/**
+ * Longest fragment accepted. itch.io's keys are tens of characters; anything near this is an attack.
+ * @group Callback fragment
+ */
 export const MAX_FRAGMENT_LENGTH = 4096;
 
-/** What itch.io put in the fragment of the redirect: a token, or an RFC 6749 error. */
+/**
+ * What itch.io put in the fragment of the redirect: a token, or an RFC 6749 error.
+ * @group Callback fragment
+ */
 export type CallbackResponse =
   { type: 'token'; accessToken: string; state?: string } | { type: 'error'; error: string; errorDescription?: string; state?: string };
 
 /**
  * Why a fragment was refused (see {@link readCallbackFragment}): an index into
  * {@link FRAGMENT_PROBLEMS}. Numbers rather than names because the capture script must stay tiny.
+ * @group Callback fragment
  */
 export type FragmentProblem = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
-/** What each {@link FragmentProblem} means. 0 is no implicit-flow response at all. */
+/**
+ * What each {@link FragmentProblem} means. 0 is no implicit-flow response at all.
+ * @group Callback fragment
+ */
 export const FRAGMENT_PROBLEMS = [
   'it carries neither access_token nor error',
   `longer than ${MAX_FRAGMENT_LENGTH} characters`,
@@ -31,7 +41,10 @@ const TOKEN_CHARS = /^[!-~]+$/;
 const STATE_CHARS = /^[ -~]+$/;
 const ERROR_CHARS = /^[ !#-[\]-~]+$/;
 
-/** The parameters of a well-formed response, as {@link readCallbackFragment} finds them. */
+/**
+ * The parameters of a well-formed response, as {@link readCallbackFragment} finds them.
+ * @group Callback fragment
+ */
 export interface CallbackParams {
   access_token?: string;
   error?: string;
@@ -44,10 +57,11 @@ export interface CallbackParams {
  * ({@link FragmentProblem}). A fragment without an `access_token` or `error` parameter is not an
  * implicit-flow response (0) and belongs to the page. Refuses an oversized fragment, a bad
  * percent-escape, a repeated parameter, both `access_token` and `error`, and an empty token. The
- * characters of the token (JSON-encoded for the backend), the state (only ever looked up) and the
+ * characters of the token (JSON-encoded for the token endpoint), the state (only ever looked up) and the
  * error (only known codes are ever shown) are checked by {@link parseCallbackFragment}. Never throws.
  *
  * @param body the fragment without its `#`.
+ * @group Callback fragment
  */
 export function readCallbackFragment(body: string): CallbackParams | FragmentProblem {
   const params = new URLSearchParams(body);
@@ -67,6 +81,7 @@ export function readCallbackFragment(body: string): CallbackParams | FragmentPro
 /**
  * Whether a fragment is an implicit-flow response (has an `access_token` or `error` parameter,
  * however encoded). Only such fragments are read and cleared; any other belongs to the page.
+ * @group Callback fragment
  */
 export function isCallbackFragment(fragment: string): boolean {
   return readCallbackFragment(fragment.replace(/^#/, '')) !== 0;
@@ -82,6 +97,7 @@ export function isCallbackFragment(fragment: string): boolean {
  * @param fragment `location.hash`, with or without its leading `#`.
  * @throws ItchOAuthError `invalid_response`.
  * @see https://itch.io/docs/api/oauth (RFC 6749 sections 4.2.2 and 4.2.2.1)
+ * @group Callback fragment
  */
 export function parseCallbackFragment(fragment: string): CallbackResponse {
   const body = fragment.replace(/^#/, '');

@@ -7,11 +7,15 @@ import { askForClick } from './ask-for-click.js';
 import { closePopup, collect, type PopupProgress } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { ABORTED } from './shared-login.js';
-import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type FlowMode } from './state.js';
+import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type LoginMode } from './state.js';
 
 export { preparePopupLogin };
+export type { LoginMode };
 
-/** The button's attributes in camelCase. */
+/**
+ * The button's attributes in camelCase.
+ * @group Log in from code
+ */
 export interface LoginOptions {
   /** Client ID of the itch.io OAuth application. */
   clientId: string;
@@ -22,7 +26,7 @@ export interface LoginOptions {
   /** Where itch.io lives. Default `https://itch.io`. */
   baseUrl?: string | undefined;
   /** `redirect` or `popup`. Default `popup` in a frame, else `redirect`. */
-  mode?: FlowMode | undefined;
+  mode?: LoginMode | undefined;
   /** Same-origin path+query the callback sends the user back to (redirect mode). Default: this page. */
   returnTo?: string | undefined;
   /** The app's token endpoint (the capture's `data-backend`); popup mode collects the login from it. */
@@ -31,12 +35,18 @@ export interface LoginOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What a finished login gives: the backend's JSON answer, never the token. */
+/**
+ * What a finished login gives: the backend's JSON answer, never the token.
+ * @group Log in from code
+ */
 export interface LoginResult {
   response: unknown;
 }
 
-/** What the caller of {@link startLogin} decides along the way (the button fires events here). */
+/**
+ * What the caller of {@link startLogin} decides along the way (the button fires events here).
+ * @group Steps of a login
+ */
 export interface LoginHooks {
   /** Just before leaving for itch.io; `false` cancels (nothing happens). */
   start?(url: string): boolean;
@@ -52,7 +62,10 @@ export interface LoginHooks {
   waiting?(hidden: boolean): void;
 }
 
-/** A started login: its outcome, and the popup while it is open. */
+/**
+ * A started login: its outcome, and the popup while it is open.
+ * @group Steps of a login
+ */
 export interface LoginHandle {
   /** Resolves with the backend's answer; never settles once the page leaves in redirect mode. */
   result: Promise<LoginResult>;
@@ -67,7 +80,10 @@ export interface LoginHandle {
 const POPUP_WIDTH = 600;
 const POPUP_HEIGHT = 720;
 
-/** Whether this document is in a frame (then a redirect cannot work: itch.io refuses framing). */
+/**
+ * Whether this document is in a frame (then a redirect cannot work: itch.io refuses framing).
+ * @group Steps of a login
+ */
 export function isFramed(): boolean {
   try {
     return window.top !== window.self;
@@ -76,8 +92,11 @@ export function isFramed(): boolean {
   }
 }
 
-/** Checks the options as far as possible before anything happens. */
-export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined; returnTo: string } {
+/**
+ * Checks the options as far as possible before anything happens.
+ * @group Steps of a login
+ */
+export function checkLoginOptions(options: LoginOptions): { mode: LoginMode; backend: URL | undefined; returnTo: string } {
   const mode = options.mode ?? (isFramed() ? 'popup' : 'redirect');
   if (mode !== 'redirect' && mode !== 'popup')
     throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
@@ -110,7 +129,9 @@ function authorizeOptions(options: LoginOptions) {
  * or key handler: popups need the user's activation).
  *
  * @throws ItchOAuthError `config_invalid` for bad options, `cookies_blocked` for storage the browser refuses (redirect mode).
+ * @group Steps of a login
  */
+// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): LoginHandle {
   const { mode, backend, returnTo } = checkLoginOptions(options);
   const authorize = authorizeOptions(options);
@@ -230,6 +251,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
  *   when the person cancels the Continue button, `backend_rejected`, `service_unavailable` when
  *   the site's server or itch.io cannot answer, `cookies_blocked`, `config_invalid`, `aborted`
  *   when `signal` aborts). `playerMessage(error.code)` gives the player's sentence for it.
+ * @group Log in from code
  */
 export function login(options: LoginOptions): Promise<LoginResult> {
   const signal = options.signal;

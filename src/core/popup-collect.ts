@@ -62,6 +62,7 @@ export interface CollectHooks {
 }
 
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
+// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export async function collect(
   popup: Window | null,
   backend: URL,
@@ -124,7 +125,7 @@ export async function collect(
         closePopup(popup);
         const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
         const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
-        // The backend may name the contract's code (`not_owner`, `popup_unverified`, …).
+        // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
         throw new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
       } else {
         failures++;

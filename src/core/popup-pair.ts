@@ -9,11 +9,11 @@ export interface PopupPair {
   /** 256 random bits, base64url: the proof that collects the outcome. Only in this memory. */
   verifier: string;
   /**
-   * base64url(SHA-256(verifier)): handed to the popup's start page only, which has the backend
+   * base64url(SHA-256(verifier)): handed to the popup's start page only, which has the token endpoint
    * set it as the browser's binding cookie. It proves where the login started; it cannot collect it.
    */
   binding: string;
-  /** `p.` + base64url(SHA-256(binding)): sent to itch.io and back, and by the popup to the backend. */
+  /** `p.` + base64url(SHA-256(binding)): sent to itch.io and back, and by the popup to the token endpoint. */
   state: string;
 }
 
@@ -24,6 +24,7 @@ let makingPair: Promise<void> | undefined;
  * Makes the next popup pair ahead of the click, so that the click opens the popup without
  * awaiting anything (SHA-256 is async in Web Crypto). Called by the button when it connects and
  * after every use; harmless to call again.
+ * @group Steps of a login
  */
 export function preparePopupLogin(): Promise<void> {
   if (readyPair !== undefined) return Promise.resolve();

@@ -15,6 +15,7 @@ const SAFE_DECODED_PATH = /^\/(?![/\\])[^\0-\x1f\x7f\\]*$/;
  * control characters. Never throws.
  *
  * @see RFC 9700 section 4.11 (open redirection)
+ * @group Return-to paths
  */
 export function isSafeReturnTo(value: string, origin: string): boolean {
   try {
@@ -35,6 +36,7 @@ export function isSafeReturnTo(value: string, origin: string): boolean {
  * @param origin the page's origin, e.g. `location.origin`.
  * @returns the normalised path+query (any fragment dropped).
  * @throws ItchOAuthError `config_invalid` when refused.
+ * @group Return-to paths
  */
 export function assertReturnTo(value: string, origin: string): string {
   if (!isSafeReturnTo(value, origin)) {
@@ -44,7 +46,10 @@ export function assertReturnTo(value: string, origin: string): string {
   return url.pathname + url.search;
 }
 
-/** Like {@link assertReturnTo} but answers `fallback` instead of throwing. */
+/**
+ * Like {@link assertReturnTo} but answers `fallback` instead of throwing.
+ * @group Return-to paths
+ */
 export function safeReturnTo(value: string | null | undefined, origin: string, fallback = '/'): string {
   return value && isSafeReturnTo(value, origin) ? assertReturnTo(value, origin) : fallback;
 }

@@ -3,6 +3,7 @@ import { ItchOAuthError } from './errors.js';
 /**
  * The scopes itch.io offers third-party OAuth applications.
  * @see https://itch.io/docs/api/oauth
+ * @group Scopes
  */
 export const ITCH_SCOPES = [
   'profile',
@@ -14,21 +15,29 @@ export const ITCH_SCOPES = [
   'game:view:rewards',
 ] as const;
 
+/** @group Scopes */
 export type ItchScope = (typeof ITCH_SCOPES)[number];
 
-/** The scope a login button asks for when none is given. */
+/**
+ * The scope a login button asks for when none is given.
+ * @group Scopes
+ */
 export const DEFAULT_SCOPE = 'profile:me';
 
 /**
  * Splits a space-separated scope list (as in an authorization request or credentials/info),
  * dropping empty entries and duplicates, keeping order.
+ * @group Scopes
  */
 export function parseScopes(value: string | readonly string[]): string[] {
   const parts = typeof value === 'string' ? value.split(/[ \t\n\r]+/) : value;
   return [...new Set(parts.filter((part) => part !== ''))];
 }
 
-/** Whether `scope` is one of itch.io's OAuth scopes. */
+/**
+ * Whether `scope` is one of itch.io's OAuth scopes.
+ * @group Scopes
+ */
 export function isKnownScope(scope: string): scope is ItchScope {
   return (ITCH_SCOPES as readonly string[]).includes(scope);
 }
@@ -38,6 +47,7 @@ export function isKnownScope(scope: string): scope is ItchScope {
  * subscopes (`profile` includes `profile:me`), never its parent or a sibling
  * (`game:view:purchases` does not include `game:view`).
  * @see https://itch.io/docs/api/oauth
+ * @group Scopes
  */
 export function scopeIncludes(granted: string, required: string): boolean {
   return granted !== '' && (required === granted || required.startsWith(`${granted}:`));
@@ -46,13 +56,17 @@ export function scopeIncludes(granted: string, required: string): boolean {
 /**
  * Whether the granted scopes give every required scope.
  * @see https://itch.io/docs/api/oauth
+ * @group Scopes
  */
 export function satisfies(granted: string | readonly string[], required: string | readonly string[]): boolean {
   const have = parseScopes(granted);
   return parseScopes(required).every((need) => have.some((scope) => scopeIncludes(scope, need)));
 }
 
-/** The required scopes that the granted ones do not give (empty when all are given). */
+/**
+ * The required scopes that the granted ones do not give (empty when all are given).
+ * @group Scopes
+ */
 export function missingScopes(granted: string | readonly string[], required: string | readonly string[]): string[] {
   const have = parseScopes(granted);
   return parseScopes(required).filter((need) => !have.some((scope) => scopeIncludes(scope, need)));
@@ -61,6 +75,7 @@ export function missingScopes(granted: string | readonly string[], required: str
 /**
  * Checks a scope list for an authorization request: not empty, and only itch.io's scopes unless
  * `allowUnknown` is set. Returns the normalised list.
+ * @group Scopes
  */
 export function assertRequestScopes(value: string | readonly string[], allowUnknown = false): string[] {
   const scopes = parseScopes(value);

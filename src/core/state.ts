@@ -1,22 +1,41 @@
 import { ERROR_CODES, ItchOAuthError, STATE_EXPIRED, STATE_MISMATCH, STATE_MISSING } from './errors.js';
 
-/** How long a started login may take before its `state` is refused (10 minutes). */
+/**
+ * How long a started login may take before its `state` is refused (10 minutes).
+ * @group State and flow record
+ */
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;
 
-/** Bytes of randomness in a `state`: 32 bytes = 256 bits (the contract asks for at least 128). */
+/** Bytes of randomness in a `state`: 32 bytes = 256 bits (at least 128 are needed against guessing, RFC 6749 section 10.10). */
 const STATE_BYTES = 32;
 
-/** The storage key prefix under which flow records live. */
+/**
+ * The storage key prefix under which flow records live.
+ * @group State and flow record
+ */
 export const STATE_KEY_PREFIX = 'itch-oauth:state:';
 
-/** How the login was started, so the callback knows how to return. */
-export type FlowMode = 'redirect' | 'popup';
+/**
+ * How a login opens itch.io's page: the page goes there and back, or a popup opens it.
+ * @group Log in from code
+ */
+export type LoginMode = 'redirect' | 'popup';
 
-/** What is remembered about a started login, keyed by its `state`. */
+/**
+ * The former name of {@link LoginMode}, kept while the elements move to it.
+ * @deprecated use `LoginMode`.
+ * @internal
+ */
+export type FlowMode = LoginMode;
+
+/**
+ * What is remembered about a started login, keyed by its `state`.
+ * @group State and flow record
+ */
 export interface FlowRecord {
   /** Same-origin path+query the user goes back to after the login. */
   returnTo: string;
-  mode: FlowMode;
+  mode: LoginMode;
   clientId: string;
   redirectUri: string;
   /** Space-separated scopes asked for. */
@@ -30,6 +49,7 @@ export interface FlowRecord {
 /**
  * A fresh, unguessable `state`: 256 bits from `crypto.getRandomValues`, base64url without padding.
  * @see RFC 6749 section 10.12 (CSRF) and RFC 9700 section 4.7.1
+ * @group State and flow record
  */
 export function createState(): string {
   return base64url(crypto.getRandomValues(new Uint8Array(STATE_BYTES)));
@@ -45,8 +65,8 @@ function base64url(bytes: Uint8Array): string {
 
 /**
  * The binding of a popup login whose verifier is `verifier`: the base64url SHA-256 of it. The
- * opener hands it to its popup's start page (by `postMessage`, to the backend's origin only),
- * which has the backend set it as a first-party cookie: the proof, at the deposit, that the token
+ * opener hands it to its popup's start page (by `postMessage`, to the token endpoint's origin only),
+ * which has the token endpoint set it as a first-party cookie: the proof, at the deposit, that the token
  * comes from the browser whose opener started the login. It cannot collect the login.
  * @see RFC 7636 section 4.2 (the same S256 transform)
  */
@@ -56,7 +76,7 @@ export async function popupBindingOf(verifier: string): Promise<string> {
 
 /**
  * The state of a popup login whose verifier is `verifier`: `p.` and the base64url SHA-256 of its
- * binding. The opener sends this state to itch.io; the backend checks a binding against it, and
+ * binding. The opener sends this state to itch.io; the token endpoint checks a binding against it, and
  * computes it again from the verifier the opener collects with, so that only the holder of the
  * verifier gets the login.
  */
@@ -89,7 +109,10 @@ export function popupCodeOf(state: string): string {
     .replace(/^(\d{3})/, '$1 ');
 }
 
-/** The subset of the Web Storage API the store needs (so tests and SSR can inject their own). */
+/**
+ * The subset of the Web Storage API the store needs (so tests and SSR can inject their own).
+ * @group State and flow record
+ */
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 function storageError(action: string, cause: unknown): ItchOAuthError {
@@ -136,6 +159,7 @@ function readRecord(storage: StateStorage, key: string): FlowRecord | undefined 
 /**
  * Removes every record older than the lifetime (or unreadable). Errors are swallowed: pruning is
  * housekeeping and must never break a login.
+ * @group State and flow record
  */
 export function pruneExpired(storage: StateStorage, now = Date.now()): void {
   try {
@@ -158,6 +182,7 @@ export function pruneExpired(storage: StateStorage, now = Date.now()): void {
 /**
  * Remembers a started login under its `state`, after pruning expired records.
  * @throws ItchOAuthError `cookies_blocked` when the storage cannot be written.
+ * @group State and flow record
  */
 export function saveFlow(storage: StateStorage, state: string, record: FlowRecord): void {
   pruneExpired(storage, record.createdAt);
@@ -171,6 +196,7 @@ export function saveFlow(storage: StateStorage, state: string, record: FlowRecor
 /**
  * Why a returned `state` is refused (see {@link takeFlow}): `state_missing`, `state_mismatch` or
  * `state_expired` by their index in `ERROR_CODES`.
+ * @group State and flow record
  */
 export type StateProblem = typeof STATE_MISSING | typeof STATE_MISMATCH | typeof STATE_EXPIRED;
 
@@ -179,6 +205,7 @@ export type StateProblem = typeof STATE_MISSING | typeof STATE_MISMATCH | typeof
  * stay tiny): takes the record of `state` out of the storage and answers it, or what is wrong.
  * Storage errors (DOMException), and the error of a record that is not a JSON object, are thrown
  * as they come.
+ * @group State and flow record
  */
 export function takeFlow(storage: StateStorage, state: string | undefined, now = Date.now()): FlowRecord | StateProblem {
   if (!state) return STATE_MISSING;
@@ -207,6 +234,7 @@ const STATE_PROBLEMS: Record<string, string> = {
  *   unknown or already used, `state_expired` when it is older than {@link STATE_LIFETIME_MS},
  *   `cookies_blocked` when storage cannot be read.
  * @see https://itch.io/docs/api/oauth (RFC 6749 section 10.12)
+ * @group State and flow record
  */
 export function consumeFlow(storage: StateStorage, state: string | undefined, now = Date.now()): FlowRecord {
   let result: FlowRecord | StateProblem;

@@ -1,7 +1,8 @@
 import { ItchOAuthError } from '../core/errors.js';
-import { createItchClient, type ItchClient } from '../server/client.js';
-import { isRefusedByItch, ItchApiError } from '../server/errors.js';
-import { parseItchDate, type User } from '../server/login-schemas.js';
+import { createItchClient } from '../server/itch-api/client.js';
+import type { ItchClient } from '../server/itch-api/client-types.js';
+import { isRefusedByItch, ItchApiError } from '../server/itch-api/errors.js';
+import { parseItchDate, type User } from '../server/itch-api/login-schemas.js';
 
 /** Options of {@link fromItchApp}. */
 export interface FromItchAppOptions {

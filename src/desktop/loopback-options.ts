@@ -2,14 +2,11 @@
  * The options of a loopback desktop login, and their checks.
  */
 import { ItchOAuthError } from '../core/errors.js';
-// For the {@link} below (TypeDoc), not for the code.
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-import type { loginWithLoopback } from './loopback.js';
 
-/** How long {@link loginWithLoopback} waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
+/** How long `loginWithLoopback` waits for itch.io's answer unless `timeoutMs` says otherwise: 5 minutes. */
 export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** Options of {@link loginWithLoopback}. */
+/** Options of `loginWithLoopback`. */
 export interface LoopbackLoginOptions {
   /** Client ID of the itch.io OAuth application. */
   clientId: string;

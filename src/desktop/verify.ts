@@ -1,6 +1,6 @@
 import { ItchOAuthError } from '../core/errors.js';
-import { createItchClient } from '../server/client.js';
-import { ItchApiError } from '../server/errors.js';
+import { createItchClient } from '../server/itch-api/client.js';
+import { ItchApiError } from '../server/itch-api/errors.js';
 
 /** What a desktop login resolves to: the access token and the scopes itch.io says it carries. */
 export interface DesktopLoginResult {

@@ -10,7 +10,7 @@ const METHODS = ['GET', 'POST'];
 
 /**
  * The scope each server-side endpoint requires of a scoped credential (unscoped API keys reach
- * all). The spec does not show them; these are the ones itch.io documents for the same data.
+ * all): the ones itch.io documents for the same data (https://itch.io/docs/api/oauth).
  */
 export const SERVERSIDE_SCOPES = {
   me: 'profile:me',
@@ -172,8 +172,8 @@ export async function answerPurchases(c: Context<ApiEnv>, store: EmulatorStore, 
  * - `game/<id>/purchases` (`email` or `user_id`): `{ purchases }`, completed purchases only,
  *   matched on every verified address linked to `email` (and, for `user_id`, the user's own
  *   purchases and those under their verified addresses). An empty result, such as for a user
- *   whose key was claimed, is serialized as `{ "purchases": {} }`: the "empty purchases object"
- *   of spec rule 8, the way itch.io's Lua JSON encoder writes an empty list.
+ *   whose key was claimed, is serialized as `{ "purchases": {} }`: an empty object, the way
+ *   itch.io's Lua JSON encoder writes an empty list.
  *
  * The two game endpoints answer 404 `invalid game` for an unknown game and 403 for a game the
  * caller neither uploaded nor may edit.

@@ -22,7 +22,7 @@
  * |---|---|---|
  * | 400 | a required parameter is missing (download_keys: `download_key`, `user_id` or `email`; purchases: `email` or `user_id`) | `missing parameter: one of … is required` |
  * | 400 | `user_id` or `page` is not a positive integer | `user_id must be a positive integer` |
- * | 400 | download_keys: the key is unknown, revoked, or for another game (rule 9) | `invalid download key` |
+ * | 400 | download_keys: the key is unknown, revoked, or for another game | `invalid download key` |
  * | 401 | no credential: no `Authorization: Bearer` header on `/api/1/key/`, `/api/1/jwt/` or `/api/…` | `authentication required` |
  * | 401 | unknown or revoked API key or access token | `invalid key` |
  * | 401 | unknown JWT / JWT at or past its `expires_at` | `invalid jwt` / `jwt expired` |
@@ -31,7 +31,7 @@
  * | 403 | ownership for a game not uploaded by the OAuth application's creator | `ownership can only be checked for games of the OAuth application's creator` |
  * | 403 | claimed-rewards for a game the user does not develop | `claimed rewards can only be listed for games you develop` |
  * | 404 | the game id is unknown or not an integer | `invalid game` |
- * | 404 | download_keys: the user or address has neither bought nor claimed the game (rule 10) | `no download key found` |
+ * | 404 | download_keys: the user or address has neither bought nor claimed the game | `no download key found` |
  * | 404 | no such endpoint or method | `invalid api endpoint` |
  *
  * Authentication comes first, then the scope, then the game, then the parameters. The

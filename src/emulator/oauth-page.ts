@@ -203,7 +203,7 @@ function deny(c: Context<PageEnv>, pending: PendingAuthorization, onDeny: DenyBe
   const name = pending.application.name;
   const site = pending.redirectUri === OOB_REDIRECT_URI ? undefined : new URL(pending.redirectUri);
   // A popup login (its state starts with `p.`): the window was opened by a game, which is still
-  // there; "Back to" the site's root would lead the popup to a page of the backend it has no use for.
+  // there; "Back to" the site's root would lead the popup to a page of the token endpoint it has no use for.
   const popup = pending.state?.startsWith('p.') === true;
   return c.html(
     renderPage(

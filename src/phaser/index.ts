@@ -16,7 +16,7 @@ export type ItchLoginPluginOptions = Partial<LoginOptions>;
 /**
  * What `createTokenHandler` with `createSessions().onLogin` answers a framed game's login: the
  * package's `LoginAnswer` (from `itch-oauth-widget`), under the name this plugin gave it first.
- * Your backend may answer something else: give its type to {@link ItchLoginPlugin.login}.
+ * Your token endpoint may answer something else: give its type to {@link ItchLoginPlugin.login}.
  */
 export type ItchLoginAnswer = LoginAnswer;
 
@@ -24,7 +24,7 @@ export type ItchLoginAnswer = LoginAnswer;
  * A global Phaser plugin that logs the player in with itch.io.
  *
  * Installed once in the game config, with the options every login shares as its `data`. The
- * game's event emitter (`game.events`) gets `itch-login` with the backend's answer after a login,
+ * game's event emitter (`game.events`) gets `itch-login` with the token endpoint's answer after a login,
  * and `itch-login-error` with the `ItchOAuthError` (its `code`) after a failed one.
  *
  * @example
@@ -63,13 +63,13 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
   /**
    * Logs the player in: opens the itch.io popup at once, so call it from an input handler
    * (`pointerdown`/`pointerup` on a game object, `keydown-ENTER`): Phaser runs those inside the
-   * browser's event, which carries the player's activation. Resolves with the backend's answer and
+   * browser's event, which carries the player's activation. Resolves with the token endpoint's answer and
    * emits `itch-login` with it on `game.events`; rejects with an `ItchOAuthError` and emits
    * `itch-login-error` with it.
    *
    * @param options - added to (and overriding) the plugin's `data`. Popup mode by default, also on
    *   a page that is not framed: a redirect would leave the game.
-   * @returns the backend's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
+   * @returns the token endpoint's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
    */
   login<Answer = ItchLoginAnswer>(options: ItchLoginPluginOptions = {}): Promise<Answer> {
     return joinLogin((this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options })), options.signal) as Promise<Answer>;

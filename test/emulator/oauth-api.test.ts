@@ -54,7 +54,7 @@ describe('authentication', () => {
   });
 });
 
-describe('scopes, with subscope inclusion (spec 5.2)', () => {
+describe('scopes, a scope including its subscopes (profile includes profile:me)', () => {
   const endpoints: [path: string, scope: string][] = [
     ['/api/profile', 'profile:me'],
     ['/api/profile/games', 'profile:games'],

@@ -58,7 +58,7 @@ describe('the default seed', () => {
     assert.equal(byId(C.users.press)?.press_user, true);
   });
 
-  test('covers the cases of spec section 4A', () => {
+  test('covers the cases the API must tell apart: pending and revoked, claimed and donated, expired and loopback', () => {
     const seed = parseSeed(DEFAULT_SEED);
     assert.ok(
       seed.purchases.some((p) => p.status !== 'complete'),

@@ -16,7 +16,7 @@ after(() => emulator.close());
 /** `/api/1/<developer key>/…`, the form most of these tests use. */
 const dev = (path: string): string => `/api/1/${C.apiKeys.developer}${path}`;
 
-describe('the three credential forms of spec 5.1', () => {
+describe('the three credential forms: an API key in the path or in a header, a JWT', () => {
   test('the API key in the path', async () => {
     const answer = await api(emulator, `/api/1/${C.apiKeys.gamer}/me`);
     assert.equal(answer.status, 200);
@@ -181,7 +181,7 @@ describe('my-games', () => {
     assert.deepEqual(answer.body, { games: [] });
   });
 
-  test('serializes a game with the fields of spec section 2, dates as YYYY-MM-DD HH:MM:ss', async () => {
+  test('serializes a game with the fields itch.io documents, dates as YYYY-MM-DD HH:MM:ss', async () => {
     const answer = await api(emulator, dev('/my-games'));
     const [starfall] = answer.body.games;
     assert.deepEqual(starfall, {
@@ -214,7 +214,7 @@ describe('my-games', () => {
   });
 });
 
-describe('game/<id>/… (rule 1 and access)', () => {
+describe('game/<id>/…: an integer id, and a game the credential may see', () => {
   test('a game id that is not an integer is 404 invalid game', async () => {
     assertApiError(await api(emulator, dev('/game/abc/purchases?email=a@example.com')), 404, 'invalid game');
     assertApiError(await api(emulator, dev('/game/1.5/download_keys?user_id=1')), 404, 'invalid game');
@@ -258,7 +258,7 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     assert.equal(key.owner.username, 'mossy');
   });
 
-  test('finds a claimed key by user_id (rule 3)', async () => {
+  test('finds a claimed key by user_id', async () => {
     const answer = await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?user_id=${C.users.press}`));
     assert.equal(answer.body.download_key.key, K.pressClaim);
   });
@@ -284,11 +284,11 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     assert.equal(answer.body.download_key.key, K.pressClaim);
   });
 
-  test('an unknown key is invalid download key (rule 9)', async () => {
+  test('an unknown key is invalid download key', async () => {
     assertApiError(await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?download_key=nope`)), 400, 'invalid download key');
   });
 
-  test('a revoked key is invalid download key (rule 9)', async () => {
+  test('a revoked key is invalid download key', async () => {
     assertApiError(
       await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?download_key=${K.revoked}`)),
       400,
@@ -296,7 +296,7 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     );
   });
 
-  test("another game's key is invalid download key (rule 9)", async () => {
+  test("another game's key is invalid download key", async () => {
     assertApiError(
       await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?download_key=${K.gamerTidewater}`)),
       400,
@@ -304,7 +304,7 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     );
   });
 
-  test('a user who neither bought nor claimed the game gets no download key found (rule 10)', async () => {
+  test('a user who neither bought nor claimed the game gets no download key found', async () => {
     assertApiError(
       await api(emulator, dev(`/game/${G.starfallKeep}/download_keys?user_id=${C.users.otherDeveloper}`)),
       404,
@@ -317,7 +317,7 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
     );
   });
 
-  test('a donation without a key gives no download key found (rule 10)', async () => {
+  test('a donation without a key gives no download key found', async () => {
     assertApiError(
       await api(emulator, dev(`/game/${G.lanternLetters}/download_keys?email=${C.emails.press}`)),
       404,
@@ -342,12 +342,12 @@ describe('download_keys (rules 2, 3, 9, 10)', () => {
 describe('purchases (rules 4–8, donation)', () => {
   const ids = (body: { purchases: { id: number }[] }): number[] => body.purchases.map((purchase) => purchase.id);
 
-  test('returns completed purchases only: not the pending one, not the refunded one (rule 5)', async () => {
+  test('returns completed purchases only: not the pending one, not the refunded one', async () => {
     const answer = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?email=${C.emails.gamer}`));
     assert.deepEqual(ids(answer.body), [3001]);
   });
 
-  test('serializes a purchase with the fields of spec section 2', async () => {
+  test('serializes a purchase with the fields itch.io documents', async () => {
     const answer = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?email=${C.emails.gamer}`));
     assert.deepEqual(answer.body.purchases[0], {
       id: 3001,
@@ -362,7 +362,7 @@ describe('purchases (rules 4–8, donation)', () => {
     });
   });
 
-  test('matches every verified address linked to the one given (rule 6)', async () => {
+  test('matches every verified address linked to the one given', async () => {
     const byLinked = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?email=${C.emails.gamerLinked}`));
     assert.deepEqual(ids(byLinked.body), [3001]);
     const boughtUnderLinked = await api(emulator, dev(`/game/${G.tidewaterJam}/purchases?email=${C.emails.gamer}`));
@@ -382,14 +382,14 @@ describe('purchases (rules 4–8, donation)', () => {
     assert.equal(answer.body.purchases[0].sale_rate, 10);
   });
 
-  test("by user_id, finds purchases made logged in and under the user's verified addresses (rule 4)", async () => {
+  test("by user_id, finds purchases made logged in and under the user's verified addresses ", async () => {
     const loggedIn = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?user_id=${C.users.gamer}`));
     assert.deepEqual(ids(loggedIn.body), [3001]);
     const underAddress = await api(emulator, dev(`/game/${G.tidewaterJam}/purchases?user_id=${C.users.gamer}`));
     assert.deepEqual(ids(underAddress.body), [3002]);
   });
 
-  test('a claimed key has no purchases: an empty purchases object (rule 8)', async () => {
+  test("a claimed key has no purchases: an empty purchases object, as itch.io's JSON encoder writes an empty list", async () => {
     const purchases = await api(emulator, dev(`/game/${G.starfallKeep}/purchases?user_id=${C.users.press}`));
     assert.equal(purchases.status, 200);
     assert.deepEqual(purchases.body, { purchases: {} });

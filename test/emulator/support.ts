@@ -18,7 +18,7 @@ import {
   profileResponseSchema,
   purchasesResponseSchema,
   wharfLatestResponseSchema,
-} from '../../src/server/schemas.js';
+} from '../../src/server/itch-api/schemas.js';
 
 export interface ApiAnswer {
   status: number;

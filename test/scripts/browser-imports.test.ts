@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-const browserEntries = ['index.js', 'define.js', 'capture.js', 'phaser.js'];
+const browserEntries = ['index.js', 'protocol.js', 'define.js', 'capture.js', 'phaser.js'];
 const serverOnly = /^(zod|hono|unstorage|jose|node:)/;
 
 /**
@@ -62,7 +62,7 @@ function runModule(file: string, conditions: string[] = []): unknown {
 describe('the browser entries of dist/', () => {
   // A server that renders an app's pages (Next.js, Nuxt, SvelteKit, Astro) imports the modules its
   // pages import: there is no DOM there, and importing the package must not throw.
-  for (const entry of ['index.js', 'define.js', 'capture.js']) {
+  for (const entry of ['index.js', 'protocol.js', 'define.js', 'capture.js']) {
     it(`${entry} imports without a DOM, as a server that renders the page imports it`, async () => {
       assert.equal(typeof (globalThis as { HTMLElement?: unknown }).HTMLElement, 'undefined');
       const module = (await import(path.join(dist, entry))) as Record<string, unknown>;

@@ -13,7 +13,7 @@ import {
   profileOwnedKeysResponseSchema,
   purchasesResponseSchema,
   wharfLatestResponseSchema,
-} from '../../src/server/schemas.js';
+} from '../../src/server/itch-api/schemas.js';
 
 // Real itch.io answers (doc samples, recordings, issue pastes), copied verbatim with their
 // provenance in INDEX.txt, so that the tests stand alone in any clone.
@@ -154,7 +154,7 @@ describe('schemas on recorded values', () => {
     assert.equal(purchasesResponseSchema.safeParse({ purchases: [{ ...sample.purchases[0], game_id: [3, 'x'] }] }).success, false);
   });
 
-  it('keeps fields the spec does not list', async () => {
+  it('keeps fields that the itch.io documentation does not list', async () => {
     const info = credentialInfoSchema.parse(JSON.parse(await read('itch.io-docs__serverside-current__credentials-info-key.json')));
     assert.equal(info.type, 'key');
   });

@@ -91,7 +91,7 @@ describe('the handler against a stand-in that answers only at the real paths', (
     assert.ok(api.requests.every((request) => request.authorization === `Bearer ${TOKEN}`));
   });
 
-  it('fails against the same stand-in with the spec layout (baseUrl + /api), as every real login did before', async () => {
+  it('fails against the same stand-in with the layout of an /api prefix (baseUrl + /api), as every real login did before', async () => {
     const handler = createTokenHandler({ apiBaseUrl: `${api.origin}/api`, applicationId: 42, onLogin: () => undefined });
     const response = await handler(post());
     assert.equal(response.status, 401);

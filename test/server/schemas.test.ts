@@ -7,7 +7,7 @@ import {
   parseItchDate,
   purchasesResponseSchema,
   userSchema,
-} from '../../src/server/schemas.js';
+} from '../../src/server/itch-api/schemas.js';
 
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 

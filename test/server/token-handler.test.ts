@@ -4,7 +4,7 @@ import {
   createTokenHandler,
   type FetchFunction,
   type LoginContext,
-  type LoginResult,
+  type OnLoginResult,
   type TokenHandlerOptions,
 } from '../../src/server/index.js';
 
@@ -39,7 +39,7 @@ function json(body: unknown, status = 200): Response {
 }
 
 /** A handler over a fake itch.io, with an onLogin that records its calls. */
-function setup(options: Partial<TokenHandlerOptions> & FakeItch & { result?: LoginResult } = {}) {
+function setup(options: Partial<TokenHandlerOptions> & FakeItch & { result?: OnLoginResult } = {}) {
   const itch = fakeItch(options);
   const logins: LoginContext[] = [];
   const handler = createTokenHandler({
@@ -325,6 +325,27 @@ describe('createTokenHandler: refusals', () => {
 describe('createTokenHandler: configuration', () => {
   it('refuses an allowed origin that is not an origin', () => {
     assert.throws(() => setup({ allowedOrigins: ['https://game.example/login'] }), /not an http\(s\) origin/);
+  });
+
+  it('refuses a bad timeoutMs at creation, naming it, before any login', () => {
+    for (const timeoutMs of [-5, 0, Number.NaN, '100']) {
+      assert.throws(() => setup({ timeoutMs: timeoutMs as number }), /^TypeError: timeoutMs must be a positive number of milliseconds/);
+    }
+  });
+
+  it('refuses every other malformed option at creation, naming it', () => {
+    const bad: [Partial<TokenHandlerOptions>, RegExp][] = [
+      [{ fetch: 'fetch' as never }, /^TypeError: fetch must be a function/],
+      [{ store: {} as never }, /^TypeError: store must be an unstorage Storage/],
+      [{ storeSetIfAbsent: { set: () => Promise.resolve(true) } as never }, /^TypeError: storeSetIfAbsent must be an object/],
+      [{ requiredScopes: 42 as never }, /^TypeError: requiredScopes must be/],
+      [{ maxBodyBytes: -1 }, /^TypeError: maxBodyBytes must be a positive integer/],
+      [{ origin: 'https://example.com/path' }, /^TypeError: origin: /],
+      [{ ownership: { gameIds: [] } }, /^TypeError: ownership\.gameIds must list at least one/],
+      [{ popup: { severedOpener: 'ask' as never } }, /^TypeError: popup\.severedOpener must be/],
+      [{ onError: 'log' as never }, /^TypeError: onError must be a function/],
+    ];
+    for (const [options, message] of bad) assert.throws(() => setup(options), message, JSON.stringify(options));
   });
 
   it('refuses an applicationId that is not a positive integer, or none', () => {

@@ -1,5 +1,5 @@
 /*
- * The binding cookie of a popup login: what the start page has the backend set in the popup's
+ * The binding cookie of a popup login: what the start page has the token endpoint set in the popup's
  * browser, first-party, once the page that opened the popup proved it started the login (or the
  * person confirmed a code), and what the popup's deposit must carry.
  *
@@ -7,7 +7,7 @@
  * each other's binding: `__Host-itch-oauth-popup-<12 characters of the state>` on https (Secure,
  * Path=/, no Domain: a sibling subdomain, a plain-http page or a script cannot set one; RFC 6265bis
  * section 4.1.3.2), `itch-oauth-popup-<…>` on plain http, which only loopback development uses.
- * Its value is set by the backend at every binding, never taken from the request:
+ * Its value is set by the token endpoint at every binding, never taken from the request:
  *
  * - `o.<binding>.<opener origin, base64url>`: the opener handed the start page the login's
  *   binding (`p.` + SHA-256(binding) is the state), and its origin is the one the start page saw

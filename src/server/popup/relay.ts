@@ -21,7 +21,7 @@
  */
 import { createStorage, type Storage } from 'unstorage';
 import { boundedCache } from '../bounded-cache.js';
-import type { Refusal } from '../token-handler/answers.js';
+import type { Refusal } from '../http/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
 
 /** How long a popup login may take, from the start page to the collection. */

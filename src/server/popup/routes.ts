@@ -1,5 +1,5 @@
 /*
- * The four requests of a popup login, as the token handler serves them on the backend URL:
+ * The four requests of a popup login, as the token handler serves them on the token endpoint URL:
  *
  * 1. **Start** (`GET {backend}?state=p.…&client_id=…`): the popup's first page. It writes nothing
  *    (but the "confirm a code" notice, in the bounded notice space).
@@ -17,10 +17,11 @@
  */
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
-import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../token-handler/answers.js';
-import { isLoopbackOrigin } from '../own-origin.js';
+import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../http/answers.js';
+import { isLoopbackOrigin } from '../http/own-origin.js';
 import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
+import { authorizationPageSevers, SEVERS_WAIT_MS } from './severs.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
 
 /** The start page's request to bind its state. */
@@ -60,56 +61,24 @@ function accountOf(user: unknown): string {
   return typeof id === 'number' || typeof id === 'string' ? String(id) : 'unknown';
 }
 
-/** How long what the authorization page does to openers is taken as known. */
-const SEVERS_KNOWN_MS = 10 * 60 * 1000;
-/** How long a bind waits for that answer at most (it is asked for when the start page is served). */
-const SEVERS_WAIT_MS = 300;
-
-/**
- * Whether itch.io's authorization page severs a popup from its opener: it does when it sends a
- * `Cross-Origin-Opener-Policy` other than `unsafe-none` (HTML, "cross-origin opener policies").
- * The opener of a severed popup sees it as closed as soon as that page loads, so this tells it
- * whether a close after the start page left is the player's (report it) or may be the page's
- * (wait, and offer to cancel). Asked of `{baseUrl}/user/oauth` with no query (nothing a request
- * can choose), at most once per {@link SEVERS_KNOWN_MS} (once a minute while itch.io cannot be
- * reached): no number of start pages makes more requests to itch.io. Kept in this process, never
- * in the store.
- */
-function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undefined> {
-  let known: { at: number; answer: Promise<boolean | undefined> } | undefined;
-  return () => {
-    if (known === undefined || Date.now() - known.at > SEVERS_KNOWN_MS) {
-      const answer = fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(5000) })
-        .then(async (response) => {
-          // Asked without a client, the page answers its own error page (400), with its headers; a
-          // bot check (403, 429) or an outage (5xx) is another server's answer and says nothing.
-          const page = response.status < 500 && response.status !== 403 && response.status !== 429;
-          const policy = page ? (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim() : undefined;
-          await response.body?.cancel();
-          return policy === undefined ? undefined : policy !== '' && policy !== 'unsafe-none';
-        })
-        // Whatever fails (the network, the body's cancel) leaves it unknown, never a rejection:
-        // every bind awaits this answer.
-        .catch(() => undefined);
-      known = { at: Date.now(), answer };
-      // Not known (itch.io unreachable): asked again after a minute, not at every start page.
-      void answer.then((value) => {
-        if (value === undefined && known?.answer === answer) known.at = Date.now() - SEVERS_KNOWN_MS + 60_000;
-      });
-    }
-    return known.answer;
-  };
-}
-
 /** `response` with these `Set-Cookie`s, in this order (a later one for a name wins). */
 function withCookies(response: Response, cookies: readonly string[]): Response {
   for (const cookie of cookies) response.headers.append('Set-Cookie', cookie);
   return response;
 }
 
+/** What the four requests share: the options, and what is derived from them once. */
+interface Routes {
+  options: PopupRoutesOptions;
+  severs: () => Promise<boolean | undefined>;
+  seversSoon: () => Promise<boolean | undefined>;
+  mayOpen(origin: string, own: string): boolean;
+  authorizeUrl(query: URLSearchParams, state: string): string;
+}
+
 /** The handler's popup requests (see the top of this file). */
 export function popupRoutes(options: PopupRoutesOptions) {
-  const { relay, severedOpener, allowedOrigins } = options;
+  const { allowedOrigins } = options;
   const severs = authorizationPageSevers(options.baseUrl);
   /** What is known by now of the authorization page's COOP (`undefined`: not yet). */
   const seversSoon = () => Promise.race([severs(), new Promise<undefined>((resolve) => setTimeout(resolve, SEVERS_WAIT_MS))]);
@@ -126,167 +95,184 @@ export function popupRoutes(options: PopupRoutesOptions) {
       scope: query.get('scope') ?? 'profile:me',
       state,
     }).href;
-
+  const routes: Routes = { options, severs, seversSoon, mayOpen, authorizeUrl };
   return {
-    async start(request: Request, own: string): Promise<Response> {
-      const query = new URL(request.url).searchParams;
-      const state = query.get('state') ?? '';
-      if (!POPUP_STATE.test(state))
-        return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
-      try {
-        authorizeUrl(query, state);
-      } catch (error) {
-        return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
-      }
-      // This page starts logins of the site's application only, when it said which.
-      if (options.clientId !== undefined && query.get('client_id') !== options.clientId)
-        return errorResponse(400, `the popup login's client_id is not this site's (${options.clientId})`);
-      if (options.redirectUri !== undefined && query.get('redirect_uri') !== options.redirectUri)
-        return errorResponse(400, `the popup login's redirect_uri is not this site's (${options.redirectUri})`);
-      // The callback page shares the backend's origin: this page sends no one to another app's.
-      const callback = new URL(query.get('redirect_uri')!).origin;
-      if (!mayOpen(callback, own)) {
-        return errorResponse(400, `the popup login's redirect_uri must be on this site (${own} or allowedOrigins), not ${callback}`);
-      }
-      if (severedOpener === 'confirm') {
-        // An opener that cannot see its popup learns from this notice to show the code too.
-        try {
-          await relay.note(state, { confirm: true });
-        } catch (error) {
-          return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
-        }
-      }
-      // Asked now, answered by the time the page binds (see authorizationPageSevers).
-      void severs();
-      return popupStartPage(state, {
-        severed: severedOpener,
-        siteName: options.siteName,
-        acceptLanguage: request.headers.get('accept-language'),
-      });
-    },
-
-    async bind(request: Request, own: string, body: BindRequest): Promise<Response> {
-      const origin = request.headers.get('origin');
-      const site = request.headers.get('sec-fetch-site');
-      // Only the start page itself binds: a request from this site's own origin, which the
-      // browser's Fetch Metadata confirms when it sends it.
-      if (origin !== own || (site !== null && site !== 'same-origin')) {
-        return errorResponse(403, 'a popup login is bound only by the start page on this origin');
-      }
-      const secure = own.startsWith('https:');
-      if (!secure && !isLoopbackOrigin(own) && !options.allowHttp) {
-        return errorResponse(
-          403,
-          'popup logins are refused on plain http outside loopback: anyone on the network can plant its cookie. Serve the site over https (or, on a network you trust, set popup.dangerouslyAllowHttp)',
-        );
-      }
-      if (new URL(request.url).searchParams.get('state') !== body.state)
-        return errorResponse(400, 'the start page binds the state of its own address');
-      const { state } = body;
-
-      if (body.opener === null) {
-        if (severedOpener !== 'confirm' || !body.confirmed) {
-          const why =
-            severedOpener === 'confirm'
-              ? 'the person did not confirm the code of the popup login'
-              : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-          if ((await relay.codeBinding(state)) === undefined)
-            await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
-          return errorResponse(403, why, 'popup_unverified');
-        }
-        const secret = createState();
-        const bound = await relay.bindCode(state, await sha256Base64url(secret));
-        if (bound === 'taken') return errorResponse(409, 'this popup login was confirmed already');
-        if (bound === 'full')
-          return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, {
-            'Retry-After': '60',
-          });
-        return withCookies(jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }), [
-          ...overflowingBindingCookies(request),
-          bindingCookie(state, { kind: 'code', secret }, secure),
-        ]);
-      }
-
-      if (!mayOpen(body.opener, own)) {
-        return errorResponse(
-          403,
-          `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`,
-          'state_mismatch',
-        );
-      }
-      if (body.binding === undefined || !BASE64URL_256.test(body.binding) || (await popupStateOfBinding(body.binding)) !== state) {
-        return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
-      }
-      const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
-      const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
-      return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
-    },
-
-    async deposit(request: Request, own: string, token: string, state: string): Promise<Response> {
-      // On an https site only the __Host- cookie counts: the plain name can be planted by a sibling
-      // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6). Which
-      // one is decided by the configured origin, never by the request's headers.
-      // On plain http, only where popup logins are allowed at all (loopback, or dangerouslyAllowHttp):
-      // anywhere else a binding cookie can only have been planted.
-      const plain = own.startsWith('http:') && (isLoopbackOrigin(own) || options.allowHttp);
-      const binding = readBinding(request, state, plain);
-      let startedFrom: string | null | undefined;
-      if (binding?.kind === 'opener') {
-        if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, own)) startedFrom = binding.opener;
-      } else if (binding?.kind === 'code') {
-        const kept = await relay.codeBinding(state);
-        if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
-      }
-      if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
-      if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
-
-      await relay.note(state, { delivering: true });
-      const verified = await options.verify(token);
-      if (verified instanceof Response) {
-        // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
-        if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
-        else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
-        return verified;
-      }
-      const kept = await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
-      if (kept === 'taken') return errorResponse(409, 'this popup login already has an outcome');
-      if (kept === 'busy') {
-        const why = `this itch.io account already has ${MAX_WAITING_PER_USER} popup logins waiting: finish or close them, then try again`;
-        await relay.note(state, { delivering: undefined, refusal: { status: 429, message: why } });
-        return errorResponse(429, why, undefined, { 'Retry-After': '60' });
-      }
-      // Its notice said "being checked"; the login itself now says more.
-      await relay.forget(state).catch(() => undefined);
-      return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
-    },
-
-    async collect(request: Request, verifier: string): Promise<Response> {
-      const origin = request.headers.get('origin');
-      if (origin === null)
-        return errorResponse(
-          403,
-          'a popup login is collected only by the page that started it (a browser request with an Origin)',
-          'state_mismatch',
-        );
-      const state = await popupStateOf(verifier);
-      const login = await relay.login(state);
-      if (login !== undefined) {
-        if (login.startedFrom !== null && origin !== login.startedFrom) {
-          return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
-        }
-        if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
-        return options.logIn(login, request);
-      }
-      const notice = await relay.notice(state);
-      if (notice?.refusal !== undefined) {
-        await relay.forget(state);
-        // Told to onError already, when it was made: handed on here, not told twice.
-        return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
-      }
-      if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
-      if (notice?.unavailable) return jsonResponse(202, { pending: true, arrived: true, unavailable: true });
-      if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
-      return jsonResponse(202, { pending: true });
-    },
+    start: (request: Request, own: string): Promise<Response> => start(routes, request, own),
+    bind: (request: Request, own: string, body: BindRequest): Promise<Response> => bind(routes, request, own, body),
+    deposit: (request: Request, own: string, token: string, state: string): Promise<Response> =>
+      deposit(routes, request, own, token, state),
+    collect: (request: Request, verifier: string): Promise<Response> => collect(routes, request, verifier),
   };
+}
+
+/** 1. The start page (see the top of this file). */
+async function start(routes: Routes, request: Request, own: string): Promise<Response> {
+  const { options, mayOpen, authorizeUrl, severs } = routes;
+  const { relay, severedOpener } = options;
+  const query = new URL(request.url).searchParams;
+  const state = query.get('state') ?? '';
+  if (!POPUP_STATE.test(state)) return errorResponse(400, 'state must be the state of a popup login ("p." and 43 base64url characters)');
+  try {
+    authorizeUrl(query, state);
+  } catch (error) {
+    return errorResponse(400, `the popup login cannot start: ${(error as Error).message}`);
+  }
+  // This page starts logins of the site's application only, when it said which.
+  if (options.clientId !== undefined && query.get('client_id') !== options.clientId)
+    return errorResponse(400, `the popup login's client_id is not this site's (${options.clientId})`);
+  if (options.redirectUri !== undefined && query.get('redirect_uri') !== options.redirectUri)
+    return errorResponse(400, `the popup login's redirect_uri is not this site's (${options.redirectUri})`);
+  // The callback page shares the token endpoint's origin: this page sends no one to another app's.
+  const callback = new URL(query.get('redirect_uri')!).origin;
+  if (!mayOpen(callback, own)) {
+    return errorResponse(400, `the popup login's redirect_uri must be on this site (${own} or allowedOrigins), not ${callback}`);
+  }
+  if (severedOpener === 'confirm') {
+    // An opener that cannot see its popup learns from this notice to show the code too.
+    try {
+      await relay.note(state, { confirm: true });
+    } catch (error) {
+      return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
+    }
+  }
+  // Asked now, answered by the time the page binds (see authorizationPageSevers).
+  void severs();
+  return popupStartPage(state, {
+    severed: severedOpener,
+    siteName: options.siteName,
+    acceptLanguage: request.headers.get('accept-language'),
+  });
+}
+
+/** 2. The start page binds its login to this browser. */
+async function bind(routes: Routes, request: Request, own: string, body: BindRequest): Promise<Response> {
+  const { options, mayOpen, authorizeUrl, seversSoon } = routes;
+  const { relay, severedOpener } = options;
+  const origin = request.headers.get('origin');
+  const site = request.headers.get('sec-fetch-site');
+  // Only the start page itself binds: a request from this site's own origin, which the
+  // browser's Fetch Metadata confirms when it sends it.
+  if (origin !== own || (site !== null && site !== 'same-origin')) {
+    return errorResponse(403, 'a popup login is bound only by the start page on this origin');
+  }
+  const secure = own.startsWith('https:');
+  if (!secure && !isLoopbackOrigin(own) && !options.allowHttp) {
+    return errorResponse(
+      403,
+      'popup logins are refused on plain http outside loopback: anyone on the network can plant its cookie. Serve the site over https (or, on a network you trust, set popup.dangerouslyAllowHttp)',
+    );
+  }
+  if (new URL(request.url).searchParams.get('state') !== body.state)
+    return errorResponse(400, 'the start page binds the state of its own address');
+  const { state } = body;
+
+  if (body.opener === null) {
+    if (severedOpener !== 'confirm' || !body.confirmed) {
+      const why =
+        severedOpener === 'confirm'
+          ? 'the person did not confirm the code of the popup login'
+          : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
+      if ((await relay.codeBinding(state)) === undefined)
+        await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
+      return errorResponse(403, why, 'popup_unverified');
+    }
+    const secret = createState();
+    const bound = await relay.bindCode(state, await sha256Base64url(secret));
+    if (bound === 'taken') return errorResponse(409, 'this popup login was confirmed already');
+    if (bound === 'full')
+      return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, {
+        'Retry-After': '60',
+      });
+    return withCookies(jsonResponse(200, { authorize: authorizeUrl(new URL(request.url).searchParams, state) }), [
+      ...overflowingBindingCookies(request),
+      bindingCookie(state, { kind: 'code', secret }, secure),
+    ]);
+  }
+
+  if (!mayOpen(body.opener, own)) {
+    return errorResponse(
+      403,
+      `the page that opened the popup (${JSON.stringify(body.opener)}) is not on this origin nor in allowedOrigins`,
+      'state_mismatch',
+    );
+  }
+  if (body.binding === undefined || !BASE64URL_256.test(body.binding) || (await popupStateOfBinding(body.binding)) !== state) {
+    return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
+  }
+  const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
+  const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
+  return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
+}
+
+/** 3. The callback page deposits its token. */
+async function deposit(routes: Routes, request: Request, own: string, token: string, state: string): Promise<Response> {
+  const { options, mayOpen } = routes;
+  const { relay } = options;
+  // On an https site only the __Host- cookie counts: the plain name can be planted by a sibling
+  // subdomain, another port or a plain-http response (RFC 6265bis section 8.5, 8.6). Which
+  // one is decided by the configured origin, never by the request's headers.
+  // On plain http, only where popup logins are allowed at all (loopback, or dangerouslyAllowHttp):
+  // anywhere else a binding cookie can only have been planted.
+  const plain = own.startsWith('http:') && (isLoopbackOrigin(own) || options.allowHttp);
+  const binding = readBinding(request, state, plain);
+  let startedFrom: string | null | undefined;
+  if (binding?.kind === 'opener') {
+    if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, own)) startedFrom = binding.opener;
+  } else if (binding?.kind === 'code') {
+    const kept = await relay.codeBinding(state);
+    if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
+  }
+  if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
+  if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
+
+  await relay.note(state, { delivering: true });
+  const verified = await options.verify(token);
+  if (verified instanceof Response) {
+    // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
+    if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
+    else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
+    return verified;
+  }
+  const kept = await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
+  if (kept === 'taken') return errorResponse(409, 'this popup login already has an outcome');
+  if (kept === 'busy') {
+    const why = `this itch.io account already has ${MAX_WAITING_PER_USER} popup logins waiting: finish or close them, then try again`;
+    await relay.note(state, { delivering: undefined, refusal: { status: 429, message: why } });
+    return errorResponse(429, why, undefined, { 'Retry-After': '60' });
+  }
+  // Its notice said "being checked"; the login itself now says more.
+  await relay.forget(state).catch(() => undefined);
+  return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
+}
+
+/** 4. The opener collects its login. */
+async function collect(routes: Routes, request: Request, verifier: string): Promise<Response> {
+  const { options } = routes;
+  const { relay } = options;
+  const origin = request.headers.get('origin');
+  if (origin === null)
+    return errorResponse(
+      403,
+      'a popup login is collected only by the page that started it (a browser request with an Origin)',
+      'state_mismatch',
+    );
+  const state = await popupStateOf(verifier);
+  const login = await relay.login(state);
+  if (login !== undefined) {
+    if (login.startedFrom !== null && origin !== login.startedFrom) {
+      return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
+    }
+    if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
+    return options.logIn(login, request);
+  }
+  const notice = await relay.notice(state);
+  if (notice?.refusal !== undefined) {
+    await relay.forget(state);
+    // Told to onError already, when it was made: handed on here, not told twice.
+    return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
+  }
+  if (notice?.delivering) return jsonResponse(202, { pending: true, arrived: true, delivering: true });
+  if (notice?.unavailable) return jsonResponse(202, { pending: true, arrived: true, unavailable: true });
+  if (notice?.confirm) return jsonResponse(202, { pending: true, arrived: true, confirm: true });
+  return jsonResponse(202, { pending: true });
 }

@@ -9,6 +9,7 @@ import type { Storage } from 'unstorage';
  * A store's atomic "set if absent, with an expiry": `set` is `true` for exactly one caller per key
  * until the key expires or is deleted, however many instances share the store. The token
  * handler's `storeSetIfAbsent` option.
+ * @group Token endpoint
  */
 export interface SetIfAbsent {
   /** Sets `key` for `ttlSeconds` if no one holds it: `true` for the caller that set it. */

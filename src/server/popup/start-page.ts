@@ -1,6 +1,6 @@
 /*
- * The page a popup login opens on first: served by the token handler on the backend's own origin
- * (GET on the backend URL with the popup's `state`). It ties the popup to the page that opened
+ * The page a popup login opens on first: served by the token handler on the token endpoint's own origin
+ * (GET on the token endpoint URL with the popup's `state`). It ties the popup to the page that opened
  * it before anyone goes to itch.io: it asks `window.opener` by postMessage to confirm the state,
  * and lets the handler bind the state to this browser (a first-party cookie) only when the
  * answer came from `window.opener`, from an origin the handler allows. With no opener at all it

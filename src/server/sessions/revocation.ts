@@ -7,7 +7,10 @@ import type { Storage } from 'unstorage';
 
 const PREFIX = 'itch-session:revoked:';
 
-/** The store failed: said in words that hold no session id nor stored value. */
+/**
+ * The store failed: said in words that hold no session id nor stored value.
+ * @group Sessions
+ */
 export class SessionStoreError extends Error {
   override name = 'SessionStoreError';
 }

@@ -3,10 +3,13 @@
  * the encrypted site cookie and the signed game token.
  */
 import { base64url } from 'jose';
-import type { Owns } from '../ownership.js';
-import type { User } from '../login-schemas.js';
+import type { Owns } from '../token-handler/ownership.js';
+import type { User } from '../itch-api/login-schemas.js';
 
-/** A signed-in user, as `sessions.get(request)` finds them. */
+/**
+ * A signed-in user, as `sessions.get(request)` finds them.
+ * @group Sessions
+ */
 export interface Session {
   /** The itch.io profile of the user at login. */
   user: User;

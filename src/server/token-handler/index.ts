@@ -1,27 +1,32 @@
 /*
- * The endpoint the widget POSTs the access token to, and the popup relay's requests: which
- * request is which, in the order they are checked. The options are in `options.ts`, the bodies
- * in `body.ts`, the checks with itch.io in `verify.ts`, the answers in `answers.ts`.
+ * The token endpoint's handler: the access token's POST, and the popup relay's requests, in the
+ * order they are checked. The options are in `options.ts` and checked once by `read-options.ts`,
+ * the bodies in `body.ts`, the checks with itch.io in `verify.ts` and `ownership.ts`, what
+ * `onLogin` receives and returns in `on-login.ts`.
  */
-import { memoryPopupStore, PopupRelay } from '../popup/relay.js';
-import { popupRoutes } from '../popup/routes.js';
-import { missingOrigin } from '../own-origin.js';
-import type { User } from '../login-schemas.js';
-import type { Owns } from '../ownership.js';
-import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../request-guard.js';
-import { errorResponse, loginAnswer, preflightResponse, refusalOf, storeErrorResponse, withCors } from './answers.js';
-import { readBody } from './body.js';
-import { readOptions, type LoginContext, type TokenHandlerOptions } from './options.js';
-import { createVerify } from './verify.js';
 import type { ItchOAuthErrorCode } from '../../core/errors.js';
+import { errorResponse, refusalOf, storeErrorResponse } from '../http/answers.js';
+import { preflight, withCors, type CorsPolicy } from '../http/cors.js';
+import { missingOrigin } from '../http/own-origin.js';
+import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../http/request-guard.js';
+import type { User } from '../itch-api/login-schemas.js';
+import { PopupRelay } from '../popup/relay.js';
+import { popupRoutes } from '../popup/routes.js';
+import { readBody, type Body } from './body.js';
+import { loginAnswer, type LoginContext } from './on-login.js';
+import type { TokenHandlerOptions } from './options.js';
+import type { Owns } from './ownership.js';
+import { readOptions, type HandlerSettings } from './read-options.js';
+import { createVerify, type Verify } from './verify.js';
 
-export type { Refusal } from './answers.js';
+export type { Refusal } from '../http/answers.js';
 export type { SetIfAbsent } from '../popup/set-if-absent.js';
-export { DEFAULT_MAX_BODY_BYTES, type LoginContext, type LoginResult, type PopupOptions, type TokenHandlerOptions } from './options.js';
+export type { LoginContext, OnLoginResult } from './on-login.js';
+export { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } from './options.js';
 
 /**
- * Creates the endpoint the widget POSTs the access token to: `POST` with
- * `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
+ * Creates the handler of the token endpoint, the route the widget POSTs the access token to:
+ * `POST` with `Content-Type: application/json` and the body `{"access_token": "<token>"}`.
  *
  * Every request is judged against the site's own origin, the `origin` option (see there): without
  * it only loopback development is served, anything else is refused (500) naming the option.
@@ -38,71 +43,41 @@ export { DEFAULT_MAX_BODY_BYTES, type LoginContext, type LoginResult, type Popup
  * with `ownership`). When itch.io cannot be reached or fails, it answers 502. Every error answer is
  * `{ "errors": ["..."], "code"?: "..." }` and `Cache-Control: no-store`; the token is never echoed.
  *
- * @throws TypeError at creation for bad options.
+ * @example
+ * const handler = createTokenHandler({
+ *   applicationId: 1234,
+ *   origin: 'https://example.com',
+ *   onLogin: ({ user }) => ({ headers: { 'Set-Cookie': `user=${user.id}; HttpOnly; Secure; SameSite=Lax; Path=/` } }),
+ * });
+ * // Hono: app.all('/auth/itch', (c) => handler(c.req.raw));
+ *
+ * @throws TypeError at creation for any bad option, naming it.
  * @see https://itch.io/docs/api/oauth
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.6
+ * @group Token endpoint
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   const settings = readOptions(options);
-  const { allowedOrigins, maxBodyBytes, popup, onError, ownOrigin } = settings;
-  const verify = createVerify(settings, options);
-
-  /** Lets the app make its session, answering the request that will carry it. */
+  const verify = createVerify(settings);
   const logIn = async (context: LoginContext): Promise<Response> =>
     loginAnswer(
-      await options.onLogin(context),
+      await settings.onLogin(context),
       context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns },
     );
-
-  const relay =
-    popup === undefined
-      ? undefined
-      : popupRoutes({
-          relay: new PopupRelay(options.store ?? memoryPopupStore(), options.storeSetIfAbsent),
-          severedOpener: popup.severedOpener,
-          siteName: popup.siteName,
-          allowHttp: popup.dangerouslyAllowHttp,
-          baseUrl: settings.baseUrl,
-          allowedOrigins,
-          clientId: settings.clientId,
-          redirectUri: settings.redirectUri,
-          verify,
-          logIn: (login, request) =>
-            logIn({
-              user: login.user as User,
-              scopes: login.scopes,
-              token: login.token,
-              owns: login.owns as Owns | undefined,
-              startedFrom: login.startedFrom,
-              request,
-            }),
-        });
-  const relayOff = (status: number, code?: ItchOAuthErrorCode) =>
-    errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
+  const relay = settings.popup === undefined ? undefined : createRelay(settings, verify, logIn);
+  const cors: CorsPolicy = { allowed: settings.allowedOrigins, methods: 'POST', headers: 'Content-Type' };
 
   const handle = async (request: Request, own: string): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
     // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
     if (request.method === 'GET' && new URL(request.url).searchParams.has('state'))
       return relay === undefined ? relayOff(404) : relay.start(request, own);
-    const crossSite = crossSiteProblem(request, own, allowedOrigins);
+    const crossSite = crossSiteProblem(request, own, settings.allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
-    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) return preflightResponse();
-    if (request.method !== 'POST')
-      return errorResponse(405, `method ${request.method} not allowed: POST the token`, undefined, { Allow: 'POST' });
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      return errorResponse(415, 'Content-Type must be application/json');
-    }
-
-    let bytes: Uint8Array | 'too-large';
-    try {
-      bytes = await readBodyWithLimit(request, maxBodyBytes);
-    } catch {
-      return errorResponse(400, 'the request body could not be read');
-    }
-    if (bytes === 'too-large') return errorResponse(413, `the request body is larger than ${maxBodyBytes} bytes`);
-    const body = readBody(bytes);
-    if (body.kind === 'problem') return errorResponse(400, body.problem);
+    const early = preflight(request, own, cors);
+    if (early !== undefined) return early;
+    const body = await readPost(request, settings.maxBodyBytes);
+    if (body instanceof Response) return body;
     if (body.kind === 'login') {
       const verified = await verify(body.token);
       return verified instanceof Response
@@ -120,10 +95,56 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   };
 
   return async (request) => {
-    const own = ownOrigin(request);
+    const own = settings.ownOrigin(request);
     const response = own === undefined ? errorResponse(500, missingOrigin('createTokenHandler')) : await handle(request, own);
     const refusal = refusalOf(response);
-    if (refusal !== undefined) onError(refusal);
-    return own === undefined ? response : withCors(request, own, allowedOrigins, response);
+    if (refusal !== undefined) settings.onError(refusal);
+    return own === undefined ? response : withCors(request, own, cors, response);
   };
+}
+
+/** The popup relay's routes, from the checked settings. */
+function createRelay(settings: HandlerSettings, verify: Verify, logIn: (context: LoginContext) => Promise<Response>) {
+  const popup = settings.popup!;
+  return popupRoutes({
+    relay: new PopupRelay(popup.store, popup.storeSetIfAbsent),
+    severedOpener: popup.severedOpener,
+    siteName: popup.siteName,
+    allowHttp: popup.dangerouslyAllowHttp,
+    baseUrl: settings.baseUrl,
+    allowedOrigins: settings.allowedOrigins,
+    clientId: settings.clientId,
+    redirectUri: settings.redirectUri,
+    verify,
+    logIn: (login, request) =>
+      logIn({
+        user: login.user as User,
+        scopes: login.scopes,
+        token: login.token,
+        owns: login.owns as Owns | undefined,
+        startedFrom: login.startedFrom,
+        request,
+      }),
+  });
+}
+
+/** A popup request while the relay is off. */
+function relayOff(status: number, code?: ItchOAuthErrorCode): Response {
+  return errorResponse(status, 'popup logins are off: turn them on with the popup option', code);
+}
+
+/** A POST's body, read within the size limit, or the answer that refuses the request (405, 415, 413, 400). */
+async function readPost(request: Request, maxBodyBytes: number): Promise<Exclude<Body, { kind: 'problem' }> | Response> {
+  if (request.method !== 'POST')
+    return errorResponse(405, `method ${request.method} not allowed: POST the token`, undefined, { Allow: 'POST' });
+  if (!isJsonContentType(request.headers.get('content-type'))) return errorResponse(415, 'Content-Type must be application/json');
+  let bytes: Uint8Array | 'too-large';
+  try {
+    bytes = await readBodyWithLimit(request, maxBodyBytes);
+  } catch {
+    return errorResponse(400, 'the request body could not be read');
+  }
+  if (bytes === 'too-large') return errorResponse(413, `the request body is larger than ${maxBodyBytes} bytes`);
+  const body = readBody(bytes);
+  return body.kind === 'problem' ? errorResponse(400, body.problem) : body;
 }

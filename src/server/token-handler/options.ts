@@ -1,58 +1,19 @@
 /*
- * The token handler's options: what an app may pass to `createTokenHandler`, and their checks and
- * defaults, once, at creation.
+ * The token handler's options: what an app may pass to `createTokenHandler`. They are checked
+ * once, at creation, by `readOptions` (./read-options.ts).
  */
 import type { Storage } from 'unstorage';
-import { DEFAULT_BASE_URL } from '../../core/authorize-url.js';
-import { parseScopes } from '../../core/scopes.js';
-import { assertApiBaseUrl } from '../client-arguments.js';
-import { DEFAULT_API_BASE_URL } from '../login-client.js';
-import type { OwnershipOptions, Owns } from '../ownership.js';
+import type { Refusal } from '../http/answers.js';
+import type { FetchFunction } from '../itch-api/request.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
-import { ownOrigin, type OwnOrigin } from '../own-origin.js';
-import { parseAllowedOrigins } from '../request-guard.js';
-import type { FetchFunction } from '../request.js';
-import type { User } from '../login-schemas.js';
-import type { Refusal } from './answers.js';
+import type { LoginContext, OnLoginResult } from './on-login.js';
+import type { OwnershipOptions } from './ownership.js';
 
-/** What `onLogin` learns about a verified login. */
-export interface LoginContext {
-  /** The itch.io profile of the user (from `{apiBaseUrl}/profile`). */
-  user: User;
-  /** The scopes the access token carries (from credentials/info). */
-  scopes: string[];
-  /** The access token, for the app's own later API calls. Keep it server-side. */
-  token: string;
-  /** The browser's request, e.g. to read its cookies. */
-  request: Request;
-  /**
-   * With the `ownership` option: whether the user owns each of its games, checked with itch.io
-   * during this login (`{ 2001: true }`). Absent without the option.
-   */
-  owns?: Owns | undefined;
-  /**
-   * The origin the login was started from: for a token POSTed directly (redirect mode), that
-   * request's `Origin` (the site's own, or one of `allowedOrigins`; `null` without one), which
-   * only a browser guarantees: anyone holding a token of your application can send any `Origin`
-   * with it, so register only your site's callback page on that application; for a popup
-   * login, the opener origin that the start page confirmed when it bound the login to the
-   * browser; `null` when the person confirmed a code instead (`severedOpener: 'confirm'`).
-   * Decide what kind of session to give from this, never from headers of the request that
-   * collects the login: whoever holds a popup's verifier can send any headers.
-   */
-  startedFrom: string | null;
-}
-
-/**
- * What `onLogin` may return: nothing (answer 200 `{ user }`), headers to add to that answer
- * (e.g. `Set-Cookie`), or a whole `Response` to answer with instead.
- */
-export type LoginResult = Response | { headers?: HeadersInit | undefined } | undefined | void;
-
+/** @group Token endpoint */
 export interface TokenHandlerOptions {
   /** Makes the app's session for a verified user. Errors it throws propagate to the caller. */
-  onLogin(context: LoginContext): LoginResult | Promise<LoginResult>;
+  onLogin(context: LoginContext): OnLoginResult | Promise<OnLoginResult>;
   /** The itch.io site (the authorization page, the legacy `/api/1/…`). Default `https://itch.io`. */
   baseUrl?: string | undefined;
   /**
@@ -155,100 +116,15 @@ export interface TokenHandlerOptions {
   ownership?: OwnershipOptions | undefined;
 }
 
-/** The `popup` option as an object. */
+/**
+ * The `popup` option as an object.
+ * @group Token endpoint
+ */
 export interface PopupOptions {
   severedOpener?: SeveredOpener | undefined;
   siteName?: string | undefined;
   dangerouslyAllowHttp?: boolean | undefined;
 }
 
+/** @group Token endpoint */
 export const DEFAULT_MAX_BODY_BYTES = 4096;
-
-/** The options, checked and with their defaults. */
-export interface HandlerSettings {
-  onLogin: TokenHandlerOptions['onLogin'];
-  baseUrl: string;
-  apiBaseUrl: string;
-  requiredScopes: string[];
-  applicationId: number;
-  /** The server's own origin for a request (see own-origin.ts). */
-  ownOrigin: OwnOrigin;
-  allowedOrigins: ReadonlySet<string> | undefined;
-  clientId: string | undefined;
-  redirectUri: string | undefined;
-  maxBodyBytes: number;
-  popup: PopupSettings | undefined;
-  onError: (refusal: Refusal) => void;
-}
-
-/** The `popup` option, with its defaults. */
-export interface PopupSettings {
-  severedOpener: SeveredOpener;
-  siteName: string;
-  dangerouslyAllowHttp: boolean;
-}
-
-/**
- * Checks the options and fills in their defaults.
- * @throws TypeError naming the option that is malformed.
- */
-export function readOptions(options: TokenHandlerOptions): HandlerSettings {
-  if (typeof options.onLogin !== 'function') throw new TypeError('onLogin must be a function');
-  const baseUrl = assertApiBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, 'baseUrl');
-  const apiBaseUrl = assertApiBaseUrl(options.apiBaseUrl ?? DEFAULT_API_BASE_URL, 'apiBaseUrl');
-  const requiredScopes = parseScopes([...parseScopes(options.requiredScopes ?? []), 'profile:me']);
-  const allowedOrigins = options.allowedOrigins === undefined ? undefined : parseAllowedOrigins(options.allowedOrigins);
-  const origin = ownOrigin(options.origin, 'createTokenHandler');
-  const { clientId, redirectUri } = options;
-  if (clientId !== undefined && (typeof clientId !== 'string' || clientId === ''))
-    throw new TypeError('clientId must be a non-empty string');
-  if (redirectUri !== undefined && (typeof redirectUri !== 'string' || !URL.canParse(redirectUri)))
-    throw new TypeError('redirectUri must be an absolute URL, the redirect URI registered for your OAuth application');
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('maxBodyBytes must be a positive integer');
-  const { applicationId } = options;
-  if (!Number.isSafeInteger(applicationId) || applicationId <= 0) {
-    throw new TypeError(
-      'applicationId is required: the positive integer id of your itch.io OAuth application (the number in its address on ' +
-        'https://itch.io/user/settings/oauth-apps, or the oauth_application_id that https://api.itch.io/credentials/info reports for its tokens). ' +
-        'Without it, a token itch.io issued to any other application would log in.',
-    );
-  }
-  const popup = readPopupOption(options.popup);
-  const onError =
-    options.onError ??
-    ((refusal: Refusal) =>
-      console.warn(`itch-oauth-widget: refused (${refusal.status}${refusal.code ? ` ${refusal.code}` : ''}): ${refusal.message}`));
-  if (typeof onError !== 'function') throw new TypeError('onError must be a function');
-  return {
-    onLogin: options.onLogin,
-    baseUrl,
-    apiBaseUrl,
-    requiredScopes,
-    applicationId,
-    ownOrigin: origin,
-    allowedOrigins,
-    clientId,
-    redirectUri,
-    maxBodyBytes,
-    popup,
-    onError,
-  };
-}
-
-/** What `popup` asks for, with its defaults, or `undefined` when the relay is off. */
-function readPopupOption(popup: TokenHandlerOptions['popup']): PopupSettings | undefined {
-  if (popup === undefined || popup === false) return undefined;
-  const object: PopupOptions = popup === true ? {} : popup;
-  if (typeof object !== 'object' || object === null)
-    throw new TypeError('popup must be true, false, or { severedOpener?, siteName?, dangerouslyAllowHttp? }');
-  const unknown = Object.keys(object).filter((key) => !['severedOpener', 'siteName', 'dangerouslyAllowHttp'].includes(key));
-  if (unknown.length > 0)
-    throw new TypeError(`popup has no option ${unknown.join(', ')} (it takes severedOpener, siteName, dangerouslyAllowHttp)`);
-  const { severedOpener = 'refuse', siteName = 'This site', dangerouslyAllowHttp = false } = object;
-  if (severedOpener !== 'confirm' && severedOpener !== 'refuse') throw new TypeError('popup.severedOpener must be "confirm" or "refuse"');
-  if (typeof siteName !== 'string' || siteName.trim() === '' || siteName.length > 100)
-    throw new TypeError('popup.siteName must be a name of 1 to 100 characters');
-  if (typeof dangerouslyAllowHttp !== 'boolean') throw new TypeError('popup.dangerouslyAllowHttp must be a boolean');
-  return { severedOpener, siteName, dangerouslyAllowHttp };
-}

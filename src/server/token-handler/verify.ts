@@ -3,12 +3,12 @@
  * the user's profile and, with the `ownership` option, the games the user owns.
  */
 import { missingScopes } from '../../core/scopes.js';
-import { createLoginClient } from '../login-client.js';
-import { failureInWords, isRefusedByItch, ItchApiError } from '../errors.js';
-import { createOwnershipCheck, type Owns } from '../ownership.js';
-import type { User } from '../login-schemas.js';
-import { errorResponse } from './answers.js';
-import type { HandlerSettings, TokenHandlerOptions } from './options.js';
+import { createLoginClient } from '../itch-api/login-client.js';
+import { failureInWords, isRefusedByItch, ItchApiError } from '../itch-api/errors.js';
+import { createOwnershipCheck, type Owns } from './ownership.js';
+import type { User } from '../itch-api/login-schemas.js';
+import { errorResponse } from '../http/answers.js';
+import type { HandlerSettings } from './read-options.js';
 
 /** A token itch.io vouched for: its user, its scopes and, with `ownership`, the games owned. */
 export interface VerifiedToken {
@@ -28,11 +28,9 @@ export type Verify = (token: string) => Promise<VerifiedToken | Response>;
  * @see https://itch.io/docs/api/oauth
  * @see https://www.rfc-editor.org/rfc/rfc9700#section-4.6
  */
-export function createVerify(settings: HandlerSettings, options: Pick<TokenHandlerOptions, 'fetch' | 'timeoutMs' | 'ownership'>): Verify {
-  const { baseUrl, apiBaseUrl, requiredScopes, applicationId } = settings;
-  const { fetch, timeoutMs } = options;
-  const checkOwnership =
-    options.ownership === undefined ? undefined : createOwnershipCheck(options.ownership, { baseUrl, apiBaseUrl, fetch, timeoutMs });
+export function createVerify(settings: HandlerSettings): Verify {
+  const { baseUrl, apiBaseUrl, requiredScopes, applicationId, fetch, timeoutMs, ownership } = settings;
+  const checkOwnership = ownership === undefined ? undefined : createOwnershipCheck(ownership, { baseUrl, apiBaseUrl, fetch, timeoutMs });
 
   return async (token) => {
     const itch = createLoginClient({ baseUrl, apiBaseUrl, credential: { type: 'oauth', accessToken: token }, fetch, timeoutMs });

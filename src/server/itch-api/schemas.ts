@@ -28,7 +28,10 @@ export {
   type GameOwnershipResponse,
 } from './login-schemas.js';
 
-/** What a game earned in one currency. @see https://itch.io/docs/api/serverside */
+/**
+ * What a game earned in one currency. @see https://itch.io/docs/api/serverside
+ * @group Schemas
+ */
 export const earningSchema = z.looseObject({
   currency: z.string(),
   /** In the currency's minor unit (cents). */
@@ -42,6 +45,7 @@ export const earningSchema = z.looseObject({
  * `classification` (`"game"`, `"tool"`, …), and leaves out more fields, so only `id` and `url`
  * are required.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const gameSchema = z.looseObject({
   id,
@@ -72,6 +76,7 @@ export const gameSchema = z.looseObject({
 /**
  * What a purchase bought: a `game`, a `bundle` (then `game_id` lists the bundle's games) or a
  * `sub_product`; a string itch.io adds later is kept as it is.
+ * @group Schemas
  */
 export type PurchaseType = 'game' | 'bundle' | 'sub_product' | (string & {});
 
@@ -80,6 +85,7 @@ export type PurchaseType = 'game' | 'bundle' | 'sub_product' | (string & {});
  * adds `quantity`, `status` and `purchase_type`; for a bundle purchase its `game_id` is the
  * list of the bundle's game ids.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const purchaseSchema = z.looseObject({
   id,
@@ -103,7 +109,10 @@ export const purchaseSchema = z.looseObject({
   ),
 });
 
-/** A collection of the user (profile/collections; fields not shown in itch.io's documentation). */
+/**
+ * A collection of the user (profile/collections; fields not shown in itch.io's documentation).
+ * @group Schemas
+ */
 export const collectionSchema = z.looseObject({
   id,
   title: z.optional(z.string()),
@@ -112,7 +121,10 @@ export const collectionSchema = z.looseObject({
   updated_at: z.optional(itchDateSchema),
 });
 
-/** A game the user purchased or claimed (profile/owned-keys; fields seen in real responses). */
+/**
+ * A game the user purchased or claimed (profile/owned-keys; fields seen in real responses).
+ * @group Schemas
+ */
 export const ownedKeySchema = z.looseObject({
   id,
   game_id: id,
@@ -124,7 +136,10 @@ export const ownedKeySchema = z.looseObject({
   game: z.optional(gameSchema),
 });
 
-/** A reward claimed by a buyer of one of the user's games (fields not shown in itch.io's documentation). */
+/**
+ * A reward claimed by a buyer of one of the user's games (fields not shown in itch.io's documentation).
+ * @group Schemas
+ */
 export const claimedRewardSchema = z.looseObject({
   id,
   reward_id: z.optional(id),
@@ -134,43 +149,79 @@ export const claimedRewardSchema = z.looseObject({
   created_at: z.optional(itchDateSchema),
 });
 
-/** `/api/1/KEY/me` @see https://itch.io/docs/api/serverside */
+/**
+ * `/api/1/KEY/me` @see https://itch.io/docs/api/serverside
+ * @group Schemas
+ */
 export const meResponseSchema = z.looseObject({ user: userSchema });
-/** `/api/1/KEY/my-games` @see https://itch.io/docs/api/serverside */
+/**
+ * `/api/1/KEY/my-games` @see https://itch.io/docs/api/serverside
+ * @group Schemas
+ */
 export const myGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
-/** `/api/1/KEY/game/<id>/purchases` and `/games/<id>/purchases`; `{}` for a claimed key. @see https://itch.io/docs/api/serverside */
+/**
+ * `/api/1/KEY/game/<id>/purchases` and `/games/<id>/purchases`; `{}` for a claimed key. @see https://itch.io/docs/api/serverside
+ * @group Schemas
+ */
 export const purchasesResponseSchema = z.looseObject({ purchases: itchList(purchaseSchema) });
-/** `/profile/games` @see https://itch.io/docs/api/oauth */
+/**
+ * `/profile/games` @see https://itch.io/docs/api/oauth
+ * @group Schemas
+ */
 export const profileGamesResponseSchema = z.looseObject({ games: itchList(gameSchema) });
-/** `/profile/collections` @see https://itch.io/docs/api/oauth */
+/**
+ * `/profile/collections` @see https://itch.io/docs/api/oauth
+ * @group Schemas
+ */
 export const profileCollectionsResponseSchema = z.looseObject({ collections: itchList(collectionSchema) });
-/** `/profile/owned-keys`, one page of it. @see https://itch.io/docs/api/oauth */
+/**
+ * `/profile/owned-keys`, one page of it. @see https://itch.io/docs/api/oauth
+ * @group Schemas
+ */
 export const profileOwnedKeysResponseSchema = z.looseObject({
   owned_keys: itchList(ownedKeySchema),
   page: z.int().check(z.positive()),
   per_page: z.int().check(z.positive()),
 });
-/** `/games/<id>/claimed-rewards` (payload not shown in itch.io's documentation). @see https://itch.io/docs/api/oauth */
+/**
+ * `/games/<id>/claimed-rewards` (payload not shown in itch.io's documentation). @see https://itch.io/docs/api/oauth
+ * @group Schemas
+ */
 export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards: itchList(claimedRewardSchema) });
 
 /**
  * `/wharf/latest?target=user/game&channel_name=…`: `{ "latest": "1.2.3" }`, without `latest`
  * when the channel has no build yet.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const wharfLatestResponseSchema = z.looseObject({ latest: z.optional(z.string()) });
 
+/** @group Schemas */
 export type Earning = z.infer<typeof earningSchema>;
+/** @group Schemas */
 export type Game = z.infer<typeof gameSchema>;
+/** @group Schemas */
 export type Purchase = z.infer<typeof purchaseSchema>;
+/** @group Schemas */
 export type Collection = z.infer<typeof collectionSchema>;
+/** @group Schemas */
 export type OwnedKey = z.infer<typeof ownedKeySchema>;
+/** @group Schemas */
 export type ClaimedReward = z.infer<typeof claimedRewardSchema>;
+/** @group Schemas */
 export type MeResponse = z.infer<typeof meResponseSchema>;
+/** @group Schemas */
 export type MyGamesResponse = z.infer<typeof myGamesResponseSchema>;
+/** @group Schemas */
 export type PurchasesResponse = z.infer<typeof purchasesResponseSchema>;
+/** @group Schemas */
 export type ProfileGamesResponse = z.infer<typeof profileGamesResponseSchema>;
+/** @group Schemas */
 export type ProfileCollectionsResponse = z.infer<typeof profileCollectionsResponseSchema>;
+/** @group Schemas */
 export type ProfileOwnedKeysResponse = z.infer<typeof profileOwnedKeysResponseSchema>;
+/** @group Schemas */
 export type GameClaimedRewardsResponse = z.infer<typeof gameClaimedRewardsResponseSchema>;
+/** @group Schemas */
 export type WharfLatestResponse = z.infer<typeof wharfLatestResponseSchema>;

@@ -8,9 +8,11 @@
  * - `network_error`: no answer at all (DNS, connection refused, reset…); see `cause`.
  * - `timeout`: no complete answer within the time limit.
  * - `aborted`: the caller's `signal` aborted the call; its reason is the `cause`.
+ * @group itch.io API client
  */
 export type ItchApiErrorCode = 'api_error' | 'http_error' | 'invalid_response' | 'redirect' | 'network_error' | 'timeout' | 'aborted';
 
+/** @group itch.io API client */
 export interface ItchApiErrorInit {
   code: ItchApiErrorCode;
   message: string;
@@ -25,6 +27,7 @@ export interface ItchApiErrorInit {
  * credential: the endpoint is the path as https://itch.io/docs/api/serverside writes it, with a key in the path shown as
  * `KEY` (e.g. `/api/1/KEY/me`), and without the query string.
  * @see https://itch.io/docs/api/serverside
+ * @group itch.io API client
  */
 export class ItchApiError extends Error {
   override name = 'ItchApiError';

@@ -4,10 +4,16 @@ import { redactSecret } from './credential.js';
 import { ItchApiError } from './errors.js';
 import { errorsResponseSchema } from './login-schemas.js';
 
-/** The part of `fetch` the client uses; the global `fetch` fits. */
+/**
+ * The part of `fetch` the client uses; the global `fetch` fits.
+ * @group itch.io API client
+ */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
-/** Options every API call takes. */
+/**
+ * Options every API call takes.
+ * @group itch.io API client
+ */
 export interface CallOptions {
   /** Aborts the call; it then fails with an `ItchApiError` of code `aborted`. */
   signal?: AbortSignal | undefined;

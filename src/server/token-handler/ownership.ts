@@ -1,12 +1,15 @@
-import { satisfies } from '../core/scopes.js';
-import { createLoginClient, type LoginClient } from './login-client.js';
-import { placeCredential } from './credential.js';
-import { failureInWords, isRefusedByItch, ItchApiError } from './errors.js';
-import type { FetchFunction } from './request.js';
-import type { User } from './login-schemas.js';
-import type { Refusal } from './token-handler/answers.js';
+import { satisfies } from '../../core/scopes.js';
+import { createLoginClient, type LoginClient } from '../itch-api/login-client.js';
+import { placeCredential } from '../itch-api/credential.js';
+import { failureInWords, isRefusedByItch, ItchApiError } from '../itch-api/errors.js';
+import type { FetchFunction } from '../itch-api/request.js';
+import type { User } from '../itch-api/login-schemas.js';
+import type { Refusal } from '../http/answers.js';
 
-/** Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`. */
+/**
+ * Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`.
+ * @group Token endpoint
+ */
 export type Owns = { readonly [gameId: number]: boolean };
 
 /**
@@ -24,6 +27,7 @@ export type Owns = { readonly [gameId: number]: boolean };
  *
  * @see https://itch.io/docs/api/serverside
  * @see https://itch.io/docs/api/oauth
+ * @group Token endpoint
  */
 export interface OwnershipOptions {
   /** The games to check, by itch.io game id (positive integers, at least one). */
@@ -37,18 +41,28 @@ export interface OwnershipOptions {
   require?: boolean | undefined;
 }
 
-/** The scope a token needs for the ownership check without `apiKey`. */
+/**
+ * The scope a token needs for the ownership check without `apiKey`.
+ * @group Token endpoint
+ */
 export const OWNERSHIP_SCOPE = 'game:view:ownership';
 
 /** What itch.io answers download_keys with when the user has neither bought nor claimed the game (https://itch.io/docs/api/serverside, download_keys). */
 const NO_DOWNLOAD_KEY = 'no download key found';
 
-/** How the handler reaches itch.io (its own options). */
+/** How the handler reaches itch.io (its own settings). */
 export interface OwnershipContext {
   baseUrl: string;
   apiBaseUrl: string;
   fetch: FetchFunction | undefined;
-  timeoutMs: number | undefined;
+  timeoutMs: number;
+}
+
+/** The `ownership` option, checked. */
+export interface OwnershipSettings {
+  gameIds: number[];
+  apiKey: string | undefined;
+  require: boolean;
 }
 
 /** A verified login, as the ownership check needs it. */
@@ -64,18 +78,11 @@ export type OwnershipCheck = (login: VerifiedLogin) => Promise<{ owns: Owns } | 
 const OPTION_NAMES = ['gameIds', 'apiKey', 'require'];
 
 /**
- * Checks the `ownership` option and returns the check the handler runs once per login (nothing is
- * cached: each login asks itch.io again, for its own user). The games are checked in parallel,
- * each call within the handler's `timeoutMs`; the first failure stops the others.
- *
- * Refusals: a token without `game:view:ownership` when there is no `apiKey` (403, a configuration
- * error that says so); itch.io failing or refusing the check (502: never taken as "owned" nor as
- * "not owned"); with `require`, a user who owns none of the games (403, code `not_owner`).
- *
+ * Checks the `ownership` option, at the handler's creation.
  * @throws TypeError naming the option (`ownership.gameIds`, `ownership.apiKey`, …) when it is
  *   malformed; the message never shows the API key.
  */
-export function createOwnershipCheck(options: OwnershipOptions, context: OwnershipContext): OwnershipCheck {
+export function readOwnershipOption(options: OwnershipOptions): OwnershipSettings {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError('ownership must be an object { gameIds, apiKey?, require? }');
   }
@@ -84,7 +91,22 @@ export function createOwnershipCheck(options: OwnershipOptions, context: Ownersh
   const gameIds = assertGameIds(options.gameIds);
   const required = options.require ?? false;
   if (typeof required !== 'boolean') throw new TypeError('ownership.require must be a boolean');
-  const developer = options.apiKey === undefined ? undefined : developerClient(options.apiKey, context);
+  return { gameIds, apiKey: options.apiKey === undefined ? undefined : assertApiKey(options.apiKey), require: required };
+}
+
+/**
+ * The check the handler runs once per login (nothing is cached: each login asks itch.io again,
+ * for its own user). The games are checked in parallel, each call within the handler's
+ * `timeoutMs`; the first failure stops the others.
+ *
+ * Refusals: a token without `game:view:ownership` when there is no `apiKey` (403, a configuration
+ * error that says so); itch.io failing or refusing the check (502: never taken as "owned" nor as
+ * "not owned"); with `require`, a user who owns none of the games (403, code `not_owner`).
+ */
+export function createOwnershipCheck(settings: OwnershipSettings, context: OwnershipContext): OwnershipCheck {
+  const { gameIds, require: required } = settings;
+  const developer =
+    settings.apiKey === undefined ? undefined : createLoginClient({ ...context, credential: { type: 'api-key', key: settings.apiKey } });
 
   return async ({ token, user, scopes }) => {
     if (developer === undefined && !satisfies(scopes, OWNERSHIP_SCOPE)) {
@@ -172,8 +194,8 @@ function assertGameIds(value: unknown): number[] {
   return [...new Set(value as number[])];
 }
 
-/** The developer's client, its key checked now (the message names the option, never the key). */
-function developerClient(apiKey: unknown, context: OwnershipContext): LoginClient {
+/** The developer's API key, checked (the message names the option, never the key). */
+function assertApiKey(apiKey: unknown): string {
   try {
     placeCredential({ type: 'api-key', key: apiKey as string });
   } catch (error) {
@@ -181,5 +203,5 @@ function developerClient(apiKey: unknown, context: OwnershipContext): LoginClien
     // eslint-disable-next-line preserve-caught-error
     throw new TypeError((error as Error).message.replace('credential.key', 'ownership.apiKey'));
   }
-  return createLoginClient({ ...context, credential: { type: 'api-key', key: apiKey as string } });
+  return apiKey as string;
 }

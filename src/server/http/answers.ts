@@ -1,21 +1,20 @@
 /*
- * The handler's answers: JSON with `Cache-Control: no-store`, refusals in one shape
- * (`{ "errors": [...], "code"?: "..." }`) that `onError` is told about, the answer of a login the
- * app accepted, and CORS for the framed pages the application lists.
+ * The server's answers: JSON with `Cache-Control: no-store`, and refusals in one shape
+ * (`{ "errors": [...], "code"?: "..." }`) that the token handler's `onError` is told about.
  */
 import type { ItchOAuthErrorCode } from '../../core/errors.js';
-import type { LoginResult } from './options.js';
 
 /**
  * A request the handler refused, as `onError` is told about it; also how the ownership check
  * refuses a login and how a popup's refusal waits for its opener.
+ * @group Token endpoint
  */
 export interface Refusal {
   /** The HTTP status of the answer. */
   status: number;
   /** Why, in words for the developer. */
   message: string;
-  /** The contract's error code the browser reports, when there is one (`state_mismatch`, `not_owner`, …). */
+  /** The error code the browser reports, when there is one (`state_mismatch`, `not_owner`, …). */
   code?: ItchOAuthErrorCode | undefined;
 }
 
@@ -75,44 +74,4 @@ function describeStoreError(error: unknown): string {
   const name = error instanceof Error && /^\w{1,40}$/.test(error.name) ? error.name : 'unknown error';
   const word = error instanceof Error ? /^[A-Z]{2,20}\b/.exec(error.message)?.[0] : undefined;
   return word === undefined ? name : `${name} ${word}`;
-}
-
-/** The answer to a CORS preflight from an allowed origin (checked before). */
-export function preflightResponse(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '600' },
-  });
-}
-
-/**
- * Lets a listed origin of another site read the answer (a framed game collecting its popup
- * login). Cookies are not allowed across origins: the app answers such a page with a token.
- */
-export function withCors(request: Request, own: string, allowed: ReadonlySet<string> | undefined, response: Response): Response {
-  const origin = request.headers.get('origin');
-  if (origin === null || allowed?.has(origin) !== true || origin === own) return response;
-  const headers = new Headers(response.headers);
-  headers.set('Access-Control-Allow-Origin', origin);
-  headers.append('Vary', 'Origin');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-export function withNoStore(response: Response): Response {
-  if (response.headers.has('Cache-Control')) return response;
-  const headers = new Headers(response.headers);
-  headers.set('Cache-Control', 'no-store');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-/**
- * The answer to a login that `onLogin` accepted: its own `Response` (`no-store` unless it says
- * otherwise), or 200 with `body` and the headers it returned.
- */
-export function loginAnswer(result: LoginResult, body: unknown): Response {
-  if (result instanceof Response) return withNoStore(result);
-  const headers = new Headers(result?.headers);
-  headers.set('Content-Type', 'application/json; charset=utf-8');
-  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(body), { status: 200, headers });
 }

@@ -11,6 +11,7 @@
  *
  * @see https://itch.io/docs/api/serverside
  * @see https://itch.io/docs/api/oauth
+ * @group itch.io API client
  */
 export type ItchCredential =
   | { type: 'api-key'; key: string }
@@ -18,6 +19,7 @@ export type ItchCredential =
   | { type: 'jwt'; token: string }
   | { type: 'oauth'; accessToken: string };
 
+/** @group itch.io API client */
 export type ItchCredentialType = ItchCredential['type'];
 
 /** How requests carry a credential. */

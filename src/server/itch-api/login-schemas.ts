@@ -19,6 +19,7 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\
  * nanoseconds (`2021-12-22T22:26:44.000000000Z`). A date without an offset is UTC.
  * Returns `undefined` for anything else, including impossible dates such as February 30.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export function parseItchDate(value: string): Date | undefined {
   const match = DATE_PATTERN.exec(value);
@@ -43,7 +44,10 @@ export function parseItchDate(value: string): Date | undefined {
   return new Date(date.getTime() - sign * offsetMinutes * 60_000);
 }
 
-/** An itch.io date string, parsed to a `Date`. */
+/**
+ * An itch.io date string, parsed to a `Date`.
+ * @group Schemas
+ */
 export const itchDateSchema = z.pipe(
   z.string(),
   z.transform((value: string, ctx) => {
@@ -66,7 +70,10 @@ export function itchList<T extends z.ZodMiniType>(item: T) {
 export const id = z.int().check(z.positive());
 export const count = z.int().check(z.nonnegative());
 
-/** A user as it appears inside another resource (e.g. the developer of a game). */
+/**
+ * A user as it appears inside another resource (e.g. the developer of a game).
+ * @group Schemas
+ */
 export const userSummarySchema = z.looseObject({
   id,
   username: z.string(),
@@ -79,6 +86,7 @@ export const userSummarySchema = z.looseObject({
 /**
  * A public profile, as answered by `/me` and `/profile`.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const userSchema = z.extend(userSummarySchema, {
   gamer: z.boolean(),
@@ -89,6 +97,7 @@ export const userSchema = z.extend(userSummarySchema, {
 /**
  * A download key, from a purchase or a claim.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const downloadKeySchema = z.looseObject({
   id,
@@ -105,6 +114,7 @@ export const downloadKeySchema = z.looseObject({
  * What credentials/info answers: the scopes, `expires_at` for a JWT, and (seen in real
  * responses for OAuth access tokens) the `oauth_application_id` the token was issued to.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const credentialInfoSchema = z.looseObject({
   scopes: itchList(z.string()),
@@ -117,30 +127,50 @@ export const credentialInfoSchema = z.looseObject({
 /**
  * The body of every error answer: `{ "errors": ["..."] }`, sometimes with `details`.
  * @see https://itch.io/docs/api/serverside
+ * @group Schemas
  */
 export const errorsResponseSchema = z.looseObject({
   errors: z.array(z.string()).check(z.minLength(1)),
   details: z.optional(z.string()),
 });
 
-/** `/api/1/KEY/game/<id>/download_keys` and `/games/<id>/download_keys` @see https://itch.io/docs/api/serverside */
+/**
+ * `/api/1/KEY/game/<id>/download_keys` and `/games/<id>/download_keys` @see https://itch.io/docs/api/serverside
+ * @group Schemas
+ */
 export const downloadKeysResponseSchema = z.looseObject({ download_key: downloadKeySchema });
-/** `/credentials/info` (and legacy `/api/1/KEY/credentials/info`): not wrapped. */
+/**
+ * `/credentials/info` (and legacy `/api/1/KEY/credentials/info`): not wrapped.
+ * @group Schemas
+ */
 export const credentialsInfoResponseSchema = credentialInfoSchema;
-/** `/profile` @see https://itch.io/docs/api/oauth */
+/**
+ * `/profile` @see https://itch.io/docs/api/oauth
+ * @group Schemas
+ */
 export const profileResponseSchema = z.looseObject({ user: userSchema });
 /**
  * `/games/<id>/ownership`: `{ "owns": true | false }` (payload not shown in itch.io's documentation; the
  * field as third-party clients of api.itch.io read it).
  * @see https://itch.io/docs/api/oauth
+ * @group Schemas
  */
 export const gameOwnershipResponseSchema = z.looseObject({ owns: z.boolean() });
+/** @group Schemas */
 export type UserSummary = z.infer<typeof userSummarySchema>;
+/** @group Schemas */
 export type User = z.infer<typeof userSchema>;
+/** @group Schemas */
 export type DownloadKey = z.infer<typeof downloadKeySchema>;
+/** @group Schemas */
 export type CredentialInfo = z.infer<typeof credentialInfoSchema>;
+/** @group Schemas */
 export type ErrorsResponse = z.infer<typeof errorsResponseSchema>;
+/** @group Schemas */
 export type DownloadKeysResponse = z.infer<typeof downloadKeysResponseSchema>;
+/** @group Schemas */
 export type CredentialsInfoResponse = z.infer<typeof credentialsInfoResponseSchema>;
+/** @group Schemas */
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
+/** @group Schemas */
 export type GameOwnershipResponse = z.infer<typeof gameOwnershipResponseSchema>;

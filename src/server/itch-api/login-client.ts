@@ -5,8 +5,8 @@
  * (./client.ts, which adds the other methods on the same machinery).
  */
 import type * as z from 'zod/mini';
-import { DEFAULT_BASE_URL } from '../core/authorize-url.js';
-import type { DownloadKeyLookup, ItchClient, ItchClientOptions } from './client.js';
+import { DEFAULT_BASE_URL } from '../../core/authorize-url.js';
+import type { DownloadKeyLookup, ItchClient, ItchClientOptions } from './client-types.js';
 import { assertApiBaseUrl, assertId, assertTimeout, lookupQuery } from './client-arguments.js';
 import { placeCredential } from './credential.js';
 import { requestItchApi, type CallOptions, type FetchFunction } from './request.js';
@@ -18,10 +18,16 @@ import {
   type DownloadKey,
 } from './login-schemas.js';
 
-/** Time limit of a call unless `timeoutMs` says otherwise. */
+/**
+ * Time limit of a call unless `timeoutMs` says otherwise.
+ * @group itch.io API client
+ */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API. */
+/**
+ * Where itch.io serves OAuth-token calls, `credentials/info` and its current server-side API.
+ * @group itch.io API client
+ */
 export const DEFAULT_API_BASE_URL = 'https://api.itch.io';
 
 export type Host = 'legacy' | 'current' | 'public';

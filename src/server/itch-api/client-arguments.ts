@@ -3,7 +3,7 @@
  * limits, itch.io's addresses) and the query parameters made from them. Each throws a TypeError
  * that names the argument, before anything is sent.
  */
-import type { DownloadKeyLookup, PurchaseLookup, WharfChannel } from './client.js';
+import type { DownloadKeyLookup, PurchaseLookup, WharfChannel } from './client-types.js';
 
 /** The query of `wharfLatest`, its arguments checked. */
 export function wharfQuery(channel: WharfChannel): Record<string, string> {

@@ -1,29 +1,24 @@
-import { assertId, lookupQuery, wharfQuery } from './client-arguments.js';
+/*
+ * What the itch.io client is: its options, the lookups its methods take, and the `ItchClient`
+ * interface, one method per endpoint. Types only, so that the client (./client.ts), its login
+ * methods (./login-client.ts) and the checks of its arguments (./client-arguments.ts) share
+ * them without importing one another.
+ */
 import type { ItchCredential } from './credential.js';
-import { createCaller, loginMethods, type Host } from './login-client.js';
 import type { CallOptions, FetchFunction } from './request.js';
-import {
-  gameClaimedRewardsResponseSchema,
-  meResponseSchema,
-  myGamesResponseSchema,
-  profileCollectionsResponseSchema,
-  profileGamesResponseSchema,
-  profileOwnedKeysResponseSchema,
-  purchasesResponseSchema,
-  wharfLatestResponseSchema,
-  type ClaimedReward,
-  type Collection,
-  type CredentialInfo,
-  type DownloadKey,
-  type Game,
-  type GameOwnershipResponse,
-  type ProfileOwnedKeysResponse,
-  type Purchase,
-  type User,
+import type {
+  ClaimedReward,
+  Collection,
+  CredentialInfo,
+  DownloadKey,
+  Game,
+  GameOwnershipResponse,
+  ProfileOwnedKeysResponse,
+  Purchase,
+  User,
 } from './schemas.js';
 
-export { DEFAULT_TIMEOUT_MS, DEFAULT_API_BASE_URL } from './login-client.js';
-
+/** @group itch.io API client */
 export interface ItchClientOptions {
   /** The credential every authenticated call carries. */
   credential: ItchCredential;
@@ -44,7 +39,10 @@ export interface ItchClientOptions {
   timeoutMs?: number | undefined;
 }
 
-/** download_keys looks a key up by at least one of these. @see https://itch.io/docs/api/serverside */
+/**
+ * download_keys looks a key up by at least one of these. @see https://itch.io/docs/api/serverside
+ * @group itch.io API client
+ */
 export interface DownloadKeyLookup {
   /** The key string, e.g. the last path segment of a buyer's download URL. */
   downloadKey?: string | undefined;
@@ -54,14 +52,20 @@ export interface DownloadKeyLookup {
   email?: string | undefined;
 }
 
-/** purchases looks purchases up by at least one of these. @see https://itch.io/docs/api/serverside */
+/**
+ * purchases looks purchases up by at least one of these. @see https://itch.io/docs/api/serverside
+ * @group itch.io API client
+ */
 export interface PurchaseLookup {
   /** An e-mail address; verify it is the user's before trusting the result. */
   email?: string | undefined;
   userId?: number | undefined;
 }
 
-/** Which channel of which game `wharfLatest` asks about. */
+/**
+ * Which channel of which game `wharfLatest` asks about.
+ * @group itch.io API client
+ */
 export interface WharfChannel {
   /** `user/game`, as in the game's address `https://user.itch.io/game`. */
   target: string;
@@ -82,6 +86,7 @@ export interface WharfChannel {
  *
  * Arguments are checked before any request (a `TypeError`); answers are validated; failures are
  * `ItchApiError`s. Redirects are never followed, so a credential never reaches another host.
+ * @group itch.io API client
  */
 export interface ItchClient {
   /**
@@ -122,64 +127,4 @@ export interface ItchClient {
    * `undefined` when the channel has none.
    */
   wharfLatest(channel: WharfChannel, options?: CallOptions): Promise<string | undefined>;
-}
-
-/**
- * Creates an itch.io API client for one credential.
- *
- * @example
- * const itch = createItchClient({ credential: { type: 'api-key', key: apiKey } });
- * const [purchase] = await itch.gamePurchases(3, { email: 'leaf@example.com' });
- *
- * @throws TypeError for a bad credential, `baseUrl`, `apiBaseUrl` or `timeoutMs` (never showing the secret).
- * @see https://itch.io/docs/api/serverside
- * @see https://itch.io/docs/api/oauth
- */
-export function createItchClient(options: ItchClientOptions): ItchClient {
-  const caller = createCaller(options);
-  const { call, gamePath, downloadKeys } = caller;
-  const purchases = async (method: string, host: Host, gameId: number, lookup: PurchaseLookup, callOptions?: CallOptions) => {
-    const path = gamePath(gameId, host === 'legacy', 'purchases');
-    const query = lookupQuery(lookup, method, ['email', 'userId']);
-    return (await call(method, host, path, purchasesResponseSchema, callOptions, query)).purchases;
-  };
-
-  // Every method is async so that an argument error rejects its promise like any other failure.
-  return {
-    ...loginMethods(caller),
-    async me(callOptions) {
-      return (await call('me', 'legacy', '/me', meResponseSchema, callOptions)).user;
-    },
-    async myGames(callOptions) {
-      return (await call('myGames', 'legacy', '/my-games', myGamesResponseSchema, callOptions)).games;
-    },
-    async downloadKeys(gameId, lookup, callOptions) {
-      return downloadKeys('downloadKeys', 'legacy', gameId, lookup, callOptions);
-    },
-    async purchases(gameId, lookup, callOptions) {
-      return purchases('purchases', 'legacy', gameId, lookup, callOptions);
-    },
-    async profileGames(callOptions) {
-      return (await call('profileGames', 'current', '/profile/games', profileGamesResponseSchema, callOptions)).games;
-    },
-    async profileCollections(callOptions) {
-      return (await call('profileCollections', 'current', '/profile/collections', profileCollectionsResponseSchema, callOptions))
-        .collections;
-    },
-    async profileOwnedKeys(query = {}, callOptions) {
-      const params: Record<string, string> = query.page === undefined ? {} : { page: String(assertId(query.page, 'page')) };
-      return call('profileOwnedKeys', 'current', '/profile/owned-keys', profileOwnedKeysResponseSchema, callOptions, params);
-    },
-    async gameClaimedRewards(gameId, callOptions) {
-      const path = gamePath(gameId, false, 'claimed-rewards');
-      return (await call('gameClaimedRewards', 'current', path, gameClaimedRewardsResponseSchema, callOptions)).claimed_rewards;
-    },
-    async gamePurchases(gameId, lookup, callOptions) {
-      return purchases('gamePurchases', 'current', gameId, lookup, callOptions);
-    },
-    async wharfLatest(channel, callOptions) {
-      const query = wharfQuery(channel);
-      return (await call('wharfLatest', 'public', '/wharf/latest', wharfLatestResponseSchema, callOptions, query)).latest;
-    },
-  };
 }

@@ -1,0 +1,75 @@
+/*
+ * What a request carries, read and verified: the site's origin it is judged by, the site cookie's
+ * claims and a game token's. Each verified credential is kept for a short while, so that the
+ * same cookie or token is decrypted or verified once, not at every request.
+ */
+import { missingOrigin } from '../http/own-origin.js';
+import { readBearer, verifyGameToken } from './game-token.js';
+import { deriveKeys, type DeploymentKeys } from './keys.js';
+import type { SessionsSettings } from './options.js';
+import type { SessionClaims } from './session.js';
+import { openCookie, PLAIN_COOKIE, readCookie, SECURE_COOKIE, type CookieClaims } from './site-cookie.js';
+import { createVerifiedCache } from './verified-cache.js';
+
+/** Seconds of clock difference tolerated between instances (RFC 7519 section 4.1.4 "small leeway"). */
+export const CLOCK_TOLERANCE_S = 30;
+
+/** The readers of a request's credentials, and what the sessions' members share. */
+export interface Credentials {
+  /** The deployment's keys (Web Crypto is asynchronous: derived once, on first use). */
+  keys(): Promise<DeploymentKeys>;
+  /** The site's origin for this request; throws a TypeError where it is neither configured nor loopback. */
+  own(request: Request): string;
+  /** The site cookie's claims, when it carries a valid one. */
+  cookieClaims(request: Request): Promise<CookieClaims | undefined>;
+  /** The game token's claims, when `Authorization: Bearer` carries a valid one. */
+  gameClaims(request: Request): Promise<SessionClaims | undefined>;
+  /** Whether a session was revoked (never, without a store). */
+  revoked(sid: string): Promise<boolean>;
+}
+
+export function createCredentials(settings: SessionsSettings): Credentials {
+  const { maxAge, gameTokenMaxAge, revocations } = settings;
+  let derived: Promise<DeploymentKeys> | undefined;
+  const keys = () => (derived ??= deriveKeys(settings.secrets));
+  const own = (request: Request): string => {
+    const origin = settings.ownOrigin(request);
+    if (origin === undefined) throw new TypeError(missingOrigin('createSessions'));
+    return origin;
+  };
+
+  const openedCookies = createVerifiedCache<CookieClaims>();
+  const cookieClaims = async (request: Request): Promise<CookieClaims | undefined> => {
+    const host = own(request).startsWith('https:');
+    const value = readCookie(request, host);
+    if (value === undefined) return undefined;
+    // The cookie's name is part of the key: a __Host- value planted under the plain name is not found.
+    const key = `${host ? SECURE_COOKIE : PLAIN_COOKIE}=${value}`;
+    const known = openedCookies.get(key);
+    if (known !== undefined) return known;
+    const claims = await openCookie(value, (await keys()).cookie, { host, maxAge, clockTolerance: CLOCK_TOLERANCE_S });
+    if (claims !== undefined) openedCookies.set(key, claims);
+    return claims;
+  };
+
+  const verifiedTokens = createVerifiedCache<SessionClaims>();
+  const gameClaims = async (request: Request): Promise<SessionClaims | undefined> => {
+    const token = readBearer(request);
+    if (token === undefined) return undefined;
+    // The origin is part of the key: a token is valid only where its `aud` is.
+    const origin = own(request);
+    const key = `${origin} ${token}`;
+    const known = verifiedTokens.get(key);
+    if (known !== undefined) return known;
+    const claims = await verifyGameToken(token, (await keys()).signing, {
+      origin,
+      maxAge: gameTokenMaxAge,
+      clockTolerance: CLOCK_TOLERANCE_S,
+    });
+    if (claims !== undefined) verifiedTokens.set(key, claims);
+    return claims;
+  };
+
+  const revoked = async (sid: string) => revocations !== undefined && (await revocations.isRevoked(sid));
+  return { keys, own, cookieClaims, gameClaims, revoked };
+}

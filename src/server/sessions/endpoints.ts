@@ -1,0 +1,105 @@
+/*
+ * The sessions' own endpoints, which framed games call from another origin (CORS for the
+ * `allowedOrigins`): `logout`, `renew`, and `route`, the guard of the app's API.
+ */
+import { preflight, withCors } from '../http/cors.js';
+import { missingOrigin } from '../http/own-origin.js';
+import type { Credentials } from './credentials.js';
+import { signGameToken } from './game-token.js';
+import type { SessionsSettings } from './options.js';
+import { SessionStoreError } from './revocation.js';
+import type { Session, SessionClaims } from './session.js';
+import { clearingCookies, cookieMayCount } from './site-cookie.js';
+
+/**
+ * Answers a request the way every endpoint here does: 500 where the site's origin is neither
+ * configured nor loopback, the preflight of an allowed origin, else `answer`'s, with CORS.
+ */
+function endpoint(settings: SessionsSettings, answer: (request: Request, own: string) => Promise<Response>): Endpoint {
+  return async (request: Request): Promise<Response> => {
+    const own = settings.ownOrigin(request);
+    if (own === undefined) return misconfigured();
+    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own));
+  };
+}
+
+/** A request to one of these endpoints, answered. */
+type Endpoint = (request: Request) => Promise<Response>;
+/** Which credentials count for a route. */
+type Allow = { allow?: readonly Session['via'][] | undefined };
+
+/** `sessions.logout`. */
+export function createLogout(settings: SessionsSettings, credentials: Credentials): Endpoint {
+  return endpoint(settings, async (request, own) => {
+    if (request.method !== 'POST' && request.method !== 'DELETE') {
+      return Response.json(
+        { errors: [`method ${request.method} not allowed: POST to log out`] },
+        { status: 405, headers: { Allow: 'POST, DELETE' } },
+      );
+    }
+    const bearer = request.headers.has('authorization');
+    if (!bearer && !cookieMayCount(request, own)) return Response.json({ errors: ['cross-site logout refused'] }, { status: 403 });
+    const claims = bearer ? await credentials.gameClaims(request) : await credentials.cookieClaims(request);
+    if (claims !== undefined && settings.revocations !== undefined)
+      await settings.revocations.revoke(claims.sid, Math.max(claims.exp, claims.auth_time + settings.maxAge));
+    const headers = new Headers({ 'Cache-Control': 'no-store' });
+    for (const cookie of clearingCookies(own)) headers.append('Set-Cookie', cookie);
+    return new Response(null, { status: 204, headers });
+  });
+}
+
+/** `sessions.renew`. */
+export function createRenew(settings: SessionsSettings, credentials: Credentials): Endpoint {
+  return endpoint(settings, async (request, own) => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = await credentials.gameClaims(request);
+    const exp = claims === undefined ? 0 : Math.min(now + settings.gameTokenMaxAge, claims.auth_time + settings.maxAge);
+    if (claims === undefined || exp <= now || (await credentials.revoked(claims.sid)))
+      return unauthorized('a valid game token is required to renew it');
+    const fresh: SessionClaims = { ...pick(claims), iat: now, exp };
+    const gameToken = await signGameToken(fresh, own, (await credentials.keys()).signing);
+    return Response.json({ gameToken }, { headers: { 'Cache-Control': 'no-store' } });
+  });
+}
+
+/** `sessions.route`, over `sessions.get`. */
+export function createRoute(settings: SessionsSettings, get: (request: Request, options: Allow) => Promise<Session | undefined>) {
+  return ({ allow }: Allow = {}, handler: (request: Request, session: Session) => Response | Promise<Response>): Endpoint => {
+    readAllow(allow ?? ['cookie']);
+    return endpoint(settings, async (request) => {
+      let session: Session | undefined;
+      try {
+        session = await get(request, { allow });
+      } catch (error) {
+        if (!(error instanceof SessionStoreError)) throw error;
+        return Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } });
+      }
+      return session === undefined ? unauthorized('not signed in') : handler(request, session);
+    });
+  };
+}
+
+/** Which credentials count, checked. */
+export function readAllow(allow: readonly Session['via'][]): ReadonlySet<Session['via']> {
+  if (!Array.isArray(allow) || allow.some((carrier) => carrier !== 'cookie' && carrier !== 'game')) {
+    throw new TypeError('allow must be a list of "cookie" and "game"');
+  }
+  return new Set(allow);
+}
+
+/** The claims a renewal carries over: the session's, and no other that a verified token may hold (`iss`, `aud`, `jti` are set anew). */
+function pick({ sub, sid, auth_time, scope, user, owns }: Omit<SessionClaims, 'iat' | 'exp'>): Omit<SessionClaims, 'iat' | 'exp'> {
+  return owns === undefined ? { sub, sid, auth_time, scope, user } : { sub, sid, auth_time, scope, user, owns };
+}
+
+/** The answer where the site's origin is neither configured nor loopback; the developer reads why in the log. */
+function misconfigured(): Response {
+  const why = missingOrigin('createSessions');
+  console.error(`itch-oauth-widget: ${why}`);
+  return Response.json({ errors: [why] }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
+}
+
+function unauthorized(message: string): Response {
+  // A 401 names the scheme it wants (RFC 6750 section 3).
+  return Response.json({ errors: [message] }, { status: 401, headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' } });
+}
