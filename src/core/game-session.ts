@@ -110,9 +110,60 @@ export function gameSession(options: GameSessionOptions): GameSession {
   const renewUrl = new URL(options.renew, location.href);
   if (!trusted.includes(originOf(options.renew, 'renew')))
     throw new ItchOAuthError('config_invalid', `renew (${renewUrl}) must be on the backend's origin or one of apiOrigins`);
+  const { token, claims, forget, keep, restore, send, renew } = tokenKeeper(renewUrl, options.onSignedOut);
+
+  return {
+    get user() {
+      return claims()?.user;
+    },
+    get owns() {
+      return claims()?.owns;
+    },
+    get signedIn() {
+      return token() !== undefined;
+    },
+    async restore() {
+      return restore() && (await renew()) !== false;
+    },
+    async login({ signal } = {}) {
+      const { response } = await startLogin({ mode: 'popup', ...options, signal });
+      const answer = response as Partial<LoginAnswer> | null;
+      if (typeof answer?.gameToken != 'string')
+        throw new ItchOAuthError(
+          'config_invalid',
+          "the site answered no gameToken: add this page's origin to createSessions({ allowedOrigins })",
+        );
+      keep(answer.gameToken);
+      return answer.owns === undefined ? { user: answer.user! } : { user: answer.user!, owns: answer.owns };
+    },
+    async fetch(input, init) {
+      const request = new Request(input, init);
+      if (token() === undefined || !trusted.includes(new URL(request.url).origin)) return fetch(request);
+      const again = request.clone();
+      // Less than the renewal's margin left (a page asleep past its timer): renew first.
+      if (claims()!.exp * 1000 - Date.now() < RENEW_AHEAD_MS / 2) await renew();
+      if (token() === undefined) return fetch(request);
+      const answer = await send(request);
+      if (answer.status != 401 || !(await renew())) return answer;
+      return send(again);
+    },
+    async logout() {
+      const held = token();
+      forget();
+      const request = options.logout === undefined ? undefined : new Request(options.logout, { method: 'POST' });
+      if (held === undefined || request === undefined || !trusted.includes(new URL(request.url).origin)) return;
+      await send(request, held).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The game token of one renewal URL: held in memory and in this frame's sessionStorage (where it
+ * may be used: a framed game's storage may throw in some browsers, and the token then lives in
+ * memory only), renewed before it expires, and sent as `Authorization: Bearer`.
+ */
+function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   const key = 'itch-oauth-game-token ' + renewUrl;
-  // A framed game's storage may throw (a third-party frame's, in some browsers): the token then
-  // lives in memory only.
   const storage = (act: (store: Storage) => unknown) => {
     try {
       return act(sessionStorage) as string | null;
@@ -140,9 +191,18 @@ export function gameSession(options: GameSessionOptions): GameSession {
     if (read === undefined) throw new ItchOAuthError('invalid_response', 'the site answered no game token a session can read');
     token = fresh as string;
     claims = read;
-    storage((store) => store.setItem(key, token!));
+    storage((store) => store.setItem(key, fresh as string));
     const lifetime = (read.exp - read.iat) * 1000;
     schedule(lifetime - Math.min(RENEW_AHEAD_MS, lifetime / 4));
+  };
+  /** The token kept by an earlier page of this frame, taken back (not yet renewed). */
+  const restore = () => {
+    const stored = storage((store) => store.getItem(key));
+    const read = stored ? claimsOf(stored) : undefined;
+    if (read === undefined) return false;
+    token = stored!;
+    claims = read;
+    return true;
   };
   /** The request with the token, not following redirects (older browsers kept `Authorization` across origins). */
   const send = (request: Request, bearer = token) => {
@@ -151,7 +211,7 @@ export function gameSession(options: GameSessionOptions): GameSession {
     return fetch(new Request(request, { headers, redirect: 'error' }));
   };
   /** `true` renewed, `false` refused (signed out), `undefined` the site could not be reached. */
-  const renew = () =>
+  const renew = (): Promise<boolean | undefined> =>
     (renewing ??= (async () => {
       const held = token;
       if (held === undefined) return false;
@@ -160,7 +220,7 @@ export function gameSession(options: GameSessionOptions): GameSession {
         if (held !== token) return token !== undefined;
         if (answer.status == 401 || answer.status == 403) {
           forget();
-          options.onSignedOut?.();
+          onSignedOut?.();
           return false;
         }
         if (!answer.ok) throw answer.status;
@@ -172,51 +232,5 @@ export function gameSession(options: GameSessionOptions): GameSession {
       }
     })().finally(() => (renewing = undefined)));
 
-  return {
-    get user() {
-      return claims?.user;
-    },
-    get owns() {
-      return claims?.owns;
-    },
-    get signedIn() {
-      return token !== undefined;
-    },
-    async restore() {
-      const kept = storage((store) => store.getItem(key));
-      if (!kept || !claimsOf(kept)) return false;
-      token = kept;
-      claims = claimsOf(kept);
-      return (await renew()) !== false;
-    },
-    async login({ signal } = {}) {
-      const { response } = await startLogin({ mode: 'popup', ...options, signal });
-      const answer = response as Partial<LoginAnswer> | null;
-      if (typeof answer?.gameToken != 'string')
-        throw new ItchOAuthError(
-          'config_invalid',
-          "the site answered no gameToken: add this page's origin to createSessions({ allowedOrigins })",
-        );
-      keep(answer.gameToken);
-      return answer.owns === undefined ? { user: answer.user! } : { user: answer.user!, owns: answer.owns };
-    },
-    async fetch(input, init) {
-      const request = new Request(input, init);
-      if (token === undefined || !trusted.includes(new URL(request.url).origin)) return fetch(request);
-      const again = request.clone();
-      // Less than the renewal's margin left (a page asleep past its timer): renew first.
-      if (claims!.exp * 1000 - Date.now() < RENEW_AHEAD_MS / 2) await renew();
-      if (token === undefined) return fetch(request);
-      const answer = await send(request);
-      if (answer.status != 401 || !(await renew())) return answer;
-      return send(again);
-    },
-    async logout() {
-      const held = token;
-      forget();
-      const request = options.logout === undefined ? undefined : new Request(options.logout, { method: 'POST' });
-      if (held === undefined || request === undefined || !trusted.includes(new URL(request.url).origin)) return;
-      await send(request, held).catch(() => undefined);
-    },
-  };
+  return { token: () => token, claims: () => claims, forget, keep, restore, send, renew };
 }

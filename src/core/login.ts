@@ -4,8 +4,9 @@ import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
 import { askForClick } from './ask-for-click.js';
-import { closePopup, collect, type PopupProgress } from './popup-collect.js';
+import { closePopup, collect } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
+import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
 import { ABORTED } from './shared-login.js';
 import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type LoginMode } from './state.js';
 
@@ -77,9 +78,6 @@ export interface LoginHandle {
   abandon(): void;
 }
 
-const POPUP_WIDTH = 600;
-const POPUP_HEIGHT = 720;
-
 /**
  * Whether this document is in a frame (then a redirect cannot work: itch.io refuses framing).
  * @group Steps of a login
@@ -131,81 +129,76 @@ function authorizeOptions(options: LoginOptions) {
  * @throws ItchOAuthError `config_invalid` for bad options, `cookies_blocked` for storage the browser refuses (redirect mode).
  * @group Steps of a login
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): LoginHandle {
   const { mode, backend, returnTo } = checkLoginOptions(options);
   const authorize = authorizeOptions(options);
   const urlOf = (state: string) => buildAuthorizeUrl({ ...authorize, state }).href;
-  const navigate = hooks.navigate ?? ((url: string) => location.assign(url));
-  const never = new Promise<LoginResult>(() => undefined);
-  const cancelled: LoginHandle = { result: never, popup: undefined, following: false, abandon: () => undefined };
+  const redirect = () => redirectLogin(authorize, returnTo, urlOf, hooks);
+  return mode === 'redirect' ? redirect() : popupLogin(options.signal, backend!, urlOf, hooks, redirect);
+}
 
-  const redirect = (): LoginHandle => {
-    const state = createState();
-    const url = urlOf(state);
-    const storage = flowStorage();
-    saveFlow(storage, state, {
-      ...authorize,
-      clientId: authorize.clientId.trim(),
-      returnTo,
-      mode: 'redirect',
-      createdAt: Date.now(),
-    });
-    if (hooks.start?.(url) === false) {
-      storage.removeItem(STATE_KEY_PREFIX + state);
-      return cancelled;
-    }
-    navigate(url);
-    return cancelled;
-  };
-  if (mode === 'redirect') return redirect();
+/** The handle of a login that leaves the page, or that did not start: its result never comes. */
+const idle = (): LoginHandle => ({
+  result: new Promise<LoginResult>(() => undefined),
+  popup: undefined,
+  following: false,
+  abandon: () => undefined,
+});
 
+/** Redirect mode: remembers the login under a new state in this tab, then leaves for itch.io. */
+function redirectLogin(
+  authorize: ReturnType<typeof authorizeOptions>,
+  returnTo: string,
+  urlOf: (state: string) => string,
+  hooks: LoginHooks,
+): LoginHandle {
+  const state = createState();
+  const url = urlOf(state);
+  const storage = flowStorage();
+  saveFlow(storage, state, {
+    ...authorize,
+    clientId: authorize.clientId.trim(),
+    returnTo,
+    mode: 'redirect',
+    createdAt: Date.now(),
+  });
+  if (hooks.start?.(url) === false) {
+    storage.removeItem(STATE_KEY_PREFIX + state);
+    return idle();
+  }
+  (hooks.navigate ?? ((to: string) => location.assign(to)))(url);
+  return idle();
+}
+
+/** Popup mode: opens the backend's start page in a popup, then collects the login's outcome from the backend. */
+function popupLogin(
+  cancel: AbortSignal | undefined,
+  backend: URL,
+  urlOf: (state: string) => string,
+  hooks: LoginHooks,
+  redirect: () => LoginHandle,
+): LoginHandle {
   const pair = takePair();
   const url = pair === undefined ? undefined : urlOf(pair.state);
-  if (hooks.start?.(url ?? urlOf('p.')) === false) return cancelled;
+  if (hooks.start?.(url ?? urlOf('p.')) === false) return idle();
   // The popup opens on the backend's start page, which asks this page (its opener) to confirm
   // the state before it goes on to itch.io: the backend binds the login to this browser only then.
   const startUrl = (state: string) => {
-    const start = new URL(backend!);
+    const start = new URL(backend);
     for (const [name, value] of new URL(urlOf(state)).searchParams) if (name != 'response_type') start.searchParams.set(name, value);
     return start.href;
   };
-  let state = pair?.state;
-  let binding = pair?.binding;
-  const progress: PopupProgress = {};
-  const onMessage = (event: MessageEvent) => {
-    const data = event.data as { itchOAuth?: unknown; state?: unknown; code?: unknown } | null;
-    if (event.origin !== backend!.origin || state === undefined || data?.state !== state) return;
-    if (popup !== null && event.source !== popup) return;
-    // The start page goes on to itch.io: a close from now on may be an authorization page's COOP.
-    // (From the backend's own page in this popup: what it says of itch.io's page is the backend's.)
-    if (data.itchOAuth == 'popup-leaving') {
-      progress.leftAt = Date.now();
-      progress.severs = (data as PopupProgress).severs;
-    }
-    // The start page stopped before itch.io because the browser refuses the binding cookie.
-    if (data.itchOAuth == 'popup-failed' && data.code == 'cookies_blocked') progress.failed = 'cookies_blocked';
-    if (data.itchOAuth != 'popup-start' || binding === undefined) return;
-    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
-    progress.confirmedAt = Date.now();
-  };
-  addEventListener('message', onMessage);
-  const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);
-  const top = Math.round(screenY + Math.max(0, outerHeight - POPUP_HEIGHT) / 2);
-  const popup = window.open(
-    state === undefined ? 'about:blank' : startUrl(state),
-    '_blank',
-    `popup,width=${POPUP_WIDTH},height=${POPUP_HEIGHT},left=${left},top=${top}`,
-  );
+  const link: StartPageLink = { state: pair?.state, binding: pair?.binding, progress: {} };
+  const stopListening = listenToStartPage(backend, link);
+  const popup = (link.popup = openPopup(link.state === undefined ? 'about:blank' : startUrl(link.state)));
   const blocked = new ItchOAuthError('popup_blocked', 'the browser blocked the itch.io window: allow popups, or click again');
   if (popup === null && (pair === undefined || !isFramed())) {
-    removeEventListener('message', onMessage);
+    stopListening();
     if ((hooks.blocked ?? (() => !isFramed()))(blocked)) return redirect();
     return { result: Promise.reject(blocked), popup: undefined, following: false, abandon: () => undefined };
   }
 
   const abort = new AbortController();
-  const cancel = options.signal;
   const onCancel = () => {
     closePopup(popup);
     abort.abort();
@@ -215,12 +208,12 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const result = (async () => {
     try {
       // Without a pair ready (a click at once after load), the popup opened blank and goes on now.
-      const { verifier, binding: madeBinding, state: made } = pair ?? (await makePair());
-      state = made;
-      binding = madeBinding;
-      if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(made);
+      const { verifier, binding, state } = pair ?? (await makePair());
+      link.state = state;
+      link.binding = binding;
+      if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(state);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
-      return await collect(popup, backend!, verifier, made, abort.signal, progress, { code: showCode, waiting: hooks.waiting }, () => {
+      return await collect(popup, backend, verifier, state, abort.signal, link.progress, { code: showCode, waiting: hooks.waiting }, () => {
         throw blocked;
       });
     } catch (error) {
@@ -228,7 +221,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
       throw error;
     } finally {
       cancel?.removeEventListener('abort', onCancel);
-      removeEventListener('message', onMessage);
+      stopListening();
       showCode(undefined);
     }
   })();

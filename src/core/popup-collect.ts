@@ -61,8 +61,9 @@ export interface CollectHooks {
   waiting?: ((hidden: boolean) => void) | undefined;
 }
 
+const abandoned = () => new ItchOAuthError('popup_closed', 'the login was abandoned');
+
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
-// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export async function collect(
   popup: Window | null,
   backend: URL,
@@ -89,65 +90,40 @@ export async function collect(
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
     }
-    try {
-      const answer = await fetch(backend, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ popup_verifier: verifier }),
-        credentials: 'same-origin',
-        cache: 'no-store',
-        redirect: 'error',
-        referrerPolicy: 'no-referrer',
-        signal,
-      });
-      const body: unknown = await answer.json().catch(() => null);
-      // Aborted while the answer's body was read: the body reads as null, and a pending answer
-      // (202, ok) would otherwise pass for the outcome.
-      if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
-      const pending =
-        answer.status === 202
-          ? (body as { pending?: unknown; delivering?: unknown; arrived?: unknown; confirm?: unknown; unavailable?: unknown } | null)
-          : null;
-      if (pending?.pending === true) {
-        failures = 0;
-        unavailable = pending.unavailable === true;
-        if (pending.arrived === true && !arrived) {
-          arrived = true;
-          // A popup this page cannot see: the person ties the two together by a code.
-          if (pending.confirm === true) hooks.code(popupCodeOf(state));
-        }
-        if (pending.delivering === true && closedAt !== undefined)
-          waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
-      } else if (answer.ok) {
-        closePopup(popup);
-        return { response: body };
-      } else if (answer.status < 500) {
-        closePopup(popup);
-        const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
-        const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${answer.status}`;
-        // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
-        throw new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
-      } else {
-        failures++;
-        lastProblem = `the backend answered HTTP ${answer.status}`;
-        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
-        // before the player approves on itch.io a login that could not be collected.
-        if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
-      }
-    } catch (error) {
-      if (error instanceof ItchOAuthError) throw error;
-      if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
+    const answer = await ask(backend, verifier, signal);
+    const pending = answer?.status === 202 ? (answer.body as Pending | null) : null;
+    if (answer === undefined) {
       failures++;
       lastProblem = 'the backend could not be reached';
-    }
-    // The backend cannot answer (down, 5xx): the popup, maybe on the browser's error page, closes.
-    if (failures >= MAX_FAILURES) {
+    } else if (pending?.pending === true) {
+      failures = 0;
+      unavailable = pending.unavailable === true;
+      if (pending.arrived === true && !arrived) {
+        arrived = true;
+        // A popup this page cannot see: the person ties the two together by a code.
+        if (pending.confirm === true) hooks.code(popupCodeOf(state));
+      }
+      if (pending.delivering === true && closedAt !== undefined)
+        waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
+    } else if (answer.status < 300) {
       closePopup(popup);
-      throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
-    }
-    if (progress.failed !== undefined) {
+      return { response: answer.body };
+    } else if (answer.status < 500) {
       closePopup(popup);
-      throw new ItchOAuthError(progress.failed, "the browser refuses the cookies the login needs (said by the popup's start page)");
+      throw refusal(answer);
+    } else {
+      failures++;
+      lastProblem = `the backend answered HTTP ${answer.status}`;
+      // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
+      // before the player approves on itch.io a login that could not be collected.
+      if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
+    }
+    // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
+    // on the browser's error page, closes.
+    if (failures >= MAX_FAILURES || progress.failed !== undefined) {
+      closePopup(popup);
+      if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
+      throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
     }
 
     const now = Date.now();
@@ -168,8 +144,49 @@ export async function collect(
     const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
     while (Date.now() < next && progress.failed === undefined && (closedAt !== undefined || !popup?.closed))
       await new Promise((resolve) => setTimeout(resolve, 50));
-    if (signal.aborted) throw new ItchOAuthError('popup_closed', 'the login was abandoned');
+    if (signal.aborted) throw abandoned();
   }
+}
+
+/** What the backend's 202 says of a popup login that has no outcome yet. */
+interface Pending {
+  pending?: unknown;
+  delivering?: unknown;
+  arrived?: unknown;
+  confirm?: unknown;
+  unavailable?: unknown;
+}
+
+/** One question to the backend: its answer's status and JSON body (null when not JSON), or `undefined` when it could not be asked. */
+async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<{ status: number; body: unknown } | undefined> {
+  try {
+    const answer = await fetch(backend, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ popup_verifier: verifier }),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      redirect: 'error',
+      referrerPolicy: 'no-referrer',
+      signal,
+    });
+    const body: unknown = await answer.json().catch(() => null);
+    // Aborted while the answer's body was read: the body reads as null, and a pending answer
+    // (202, ok) would otherwise pass for the outcome.
+    if (signal.aborted) throw abandoned();
+    return { status: answer.status, body };
+  } catch {
+    if (signal.aborted) throw abandoned();
+    return undefined;
+  }
+}
+
+/** The backend's refusal (4xx) as the error the login rejects with. */
+function refusal({ status, body }: { status: number; body: unknown }): ItchOAuthError {
+  const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
+  const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${status}`;
+  // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
+  return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
 }
 
 /** Closes the popup if this page can still reach it. */
