@@ -70,42 +70,19 @@ async function openInBrowser(url: string): Promise<void> {
  * the token alone on standard output. Sets `process.exitCode` (see the usage text) and resolves
  * to the login's result, or undefined when it failed.
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export async function main(argv: readonly string[], io: LoginCliIo = processIo()): Promise<DesktopLoginResult | undefined> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      options: {
-        'client-id': { type: 'string' },
-        'redirect-uri': { type: 'string' },
-        oob: { type: 'boolean' },
-        'from-itch-app': { type: 'boolean' },
-        scope: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-base-url': { type: 'string' },
-        'no-browser': { type: 'boolean' },
-        timeout: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return undefined;
-  }
+  const values = readArguments(argv, io);
+  if (values === undefined) return undefined;
   if (values.help === true) {
     io.err(USAGE);
     return undefined;
   }
   const clientId = values['client-id'];
-  const redirectUri = values['redirect-uri'];
-  const fromApp = values['from-itch-app'] === true;
-  if (fromApp) {
+  if (values['from-itch-app'] === true) {
     const result = await loginFromItchApp(values['base-url'], values['api-base-url'], clientId !== undefined, io);
     if (result !== undefined || clientId === undefined) return result;
   }
+  const redirectUri = values['redirect-uri'];
   const oob = values.oob === true || redirectUri === OOB_REDIRECT_URI;
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_LOGIN_TIMEOUT_MS / 1000 : Number(values.timeout);
   const usageError =
@@ -121,40 +98,51 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
     process.exitCode = 2;
     return undefined;
   }
+  return runLogin({ ...values, 'client-id': clientId }, oob, timeoutSeconds, io);
+}
 
-  const noBrowser = values['no-browser'] === true;
+type Arguments = NonNullable<ReturnType<typeof readArguments>>;
+
+/** The command line's options, or undefined (usage printed, exit code 2) when it cannot be read. */
+function readArguments(argv: readonly string[], io: LoginCliIo) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: false,
+      options: {
+        'client-id': { type: 'string' },
+        'redirect-uri': { type: 'string' },
+        oob: { type: 'boolean' },
+        'from-itch-app': { type: 'boolean' },
+        scope: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-base-url': { type: 'string' },
+        'no-browser': { type: 'boolean' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return undefined;
+  }
+}
+
+/** The browser login of checked arguments, until it ends or Ctrl+C; prints the token and sets the exit code. */
+async function runLogin(
+  values: Arguments & { 'client-id': string },
+  oob: boolean,
+  timeoutSeconds: number,
+  io: LoginCliIo,
+): Promise<DesktopLoginResult | undefined> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort(new Error('interrupted'));
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
-
-  const showAndOpen = async (url: string): Promise<void> => {
-    io.err(
-      noBrowser
-        ? 'Open this address in your browser to log in with itch.io (it works once):'
-        : 'Opening your browser at the itch.io login page. If it does not open, visit (this address works once):',
-    );
-    io.err(`  ${url}`);
-    if (noBrowser) return;
-    try {
-      await openInBrowser(url);
-    } catch (error) {
-      io.err(`(could not open a browser: ${(error as Error).message})`);
-    }
-  };
-  const readKey = async (url: string): Promise<string> => {
-    await showAndOpen(url);
-    io.err('After you approve, itch.io shows a key: paste it here and press Enter.');
-    const terminal = createInterface({ input: io.input, output: process.stderr, terminal: io.interactive });
-    try {
-      const ended = new Promise<string>((resolve) => terminal.once('close', () => resolve('')));
-      return await Promise.race([terminal.question('Key: ', { signal: controller.signal }), ended]);
-    } finally {
-      terminal.close();
-    }
-  };
+  const { showAndOpen, readKey } = prompts(io, values['no-browser'] === true, controller.signal);
   const common = {
-    clientId,
+    clientId: values['client-id'],
     scope: values.scope,
     baseUrl: values['base-url'],
     apiBaseUrl: values['api-base-url'],
@@ -166,7 +154,7 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
       ? await loginOutOfBand({ ...common, readKey })
       : await loginWithLoopback({
           ...common,
-          redirectUri: redirectUri as string,
+          redirectUri: values['redirect-uri'] as string,
           timeoutMs: timeoutSeconds * 1000,
           readKey: io.interactive ? readKey : undefined,
           openBrowser: async (url) => {
@@ -194,6 +182,36 @@ export async function main(argv: readonly string[], io: LoginCliIo = processIo()
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
   }
+}
+
+/** What the login says and asks at the terminal: the address to open (opened too, unless `noBrowser`), and the pasted key. */
+function prompts(io: LoginCliIo, noBrowser: boolean, signal: AbortSignal) {
+  const showAndOpen = async (url: string): Promise<void> => {
+    io.err(
+      noBrowser
+        ? 'Open this address in your browser to log in with itch.io (it works once):'
+        : 'Opening your browser at the itch.io login page. If it does not open, visit (this address works once):',
+    );
+    io.err(`  ${url}`);
+    if (noBrowser) return;
+    try {
+      await openInBrowser(url);
+    } catch (error) {
+      io.err(`(could not open a browser: ${(error as Error).message})`);
+    }
+  };
+  const readKey = async (url: string): Promise<string> => {
+    await showAndOpen(url);
+    io.err('After you approve, itch.io shows a key: paste it here and press Enter.');
+    const terminal = createInterface({ input: io.input, output: process.stderr, terminal: io.interactive });
+    try {
+      const ended = new Promise<string>((resolve) => terminal.once('close', () => resolve('')));
+      return await Promise.race([terminal.question('Key: ', { signal }), ended]);
+    } finally {
+      terminal.close();
+    }
+  };
+  return { showAndOpen, readKey };
 }
 
 /**

@@ -10,12 +10,19 @@ export function purchasedGames(purchase: Pick<PurchaseRecord, 'game_id' | 'bundl
   return purchase.bundle_game_ids ?? [purchase.game_id];
 }
 
+/** Reports one broken rule at `path` of the seed. */
+type Report = (path: (string | number)[], message: string) => void;
+
 /** Cross-entry rules zod cannot express per field: unique ids and values, and references. */
-// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
-  const issue = (path: (string | number)[], message: string): void => {
-    ctx.addIssue({ code: 'custom', path, message });
-  };
+  const issue: Report = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+  checkUnique(seed, issue);
+  checkEmails(seed, issue);
+  checkReferences(seed, issue);
+}
+
+/** Ids, usernames, keys and client ids appear once. */
+function checkUnique(seed: SeedObject, issue: Report): void {
   const unique = <T>(list: readonly T[], key: (item: T) => unknown, name: string, field: string): void => {
     const seen = new Set<unknown>();
     list.forEach((item, index) => {
@@ -24,16 +31,6 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
       seen.add(value);
     });
   };
-  const ids = <T extends { id: number }>(list: readonly T[]): Map<number, T> => new Map(list.map((item) => [item.id, item]));
-  const users = ids(seed.users);
-  const games = ids(seed.games);
-  const purchases = ids(seed.purchases);
-  const rewards = ids(seed.rewards);
-  const applications = ids(seed.oauth_applications);
-  const refer = (map: Map<number, unknown>, value: number | undefined, path: (string | number)[], what: string): void => {
-    if (value !== undefined && !map.has(value)) issue(path, `no ${what} with id ${value}`);
-  };
-
   for (const name of [
     'users',
     'games',
@@ -52,7 +49,10 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
   unique(seed.oauth_applications, (app) => app.client_id, 'oauth_applications', 'client_id');
   unique(seed.api_keys, (key) => key.key, 'api_keys', 'key');
   unique(seed.jwts, (jwt) => jwt.token, 'jwts', 'token');
+}
 
+/** A verified address belongs to one user. */
+function checkEmails(seed: SeedObject, issue: Report): void {
   const verifiedBy = new Map<string, number>();
   seed.users.forEach((user, u) => {
     user.emails.forEach((email, e) => {
@@ -64,6 +64,22 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
       if (email.verified) verifiedBy.set(address, user.id);
     });
   });
+}
+
+/** Every id that one entry gives of another names one that exists, and agrees with it. */
+function checkReferences(seed: SeedObject, issue: Report): void {
+  const ids = <T extends { id: number }>(list: readonly T[]): Map<number, T> => new Map(list.map((item) => [item.id, item]));
+  const known = {
+    users: ids(seed.users),
+    games: ids(seed.games),
+    purchases: ids(seed.purchases),
+    rewards: ids(seed.rewards),
+    applications: ids(seed.oauth_applications),
+  };
+  const refer = (map: Map<number, unknown>, value: number | undefined, path: (string | number)[], what: string): void => {
+    if (value !== undefined && !map.has(value)) issue(path, `no ${what} with id ${value}`);
+  };
+  const { users, games, rewards, purchases, applications } = known;
 
   seed.games.forEach((game, i) => {
     refer(users, game.user_id, ['games', i, 'user_id'], 'user');
@@ -72,6 +88,42 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
       issue(['games', i, 'published_at'], 'a published game needs published_at');
     }
   });
+  checkPurchases(seed, issue, refer, known);
+  seed.collections.forEach((collection, i) => {
+    refer(users, collection.user_id, ['collections', i, 'user_id'], 'user');
+    collection.game_ids.forEach((game, g) => refer(games, game, ['collections', i, 'game_ids', g], 'game'));
+  });
+  seed.rewards.forEach((reward, i) => refer(games, reward.game_id, ['rewards', i, 'game_id'], 'game'));
+  seed.reward_claims.forEach((claim, i) => {
+    const reward = rewards.get(claim.reward_id);
+    const purchase = purchases.get(claim.purchase_id);
+    refer(rewards, claim.reward_id, ['reward_claims', i, 'reward_id'], 'reward');
+    refer(purchases, claim.purchase_id, ['reward_claims', i, 'purchase_id'], 'purchase');
+    if (reward !== undefined && purchase !== undefined && reward.game_id !== purchase.game_id) {
+      issue(
+        ['reward_claims', i, 'purchase_id'],
+        `purchase ${purchase.id} is for game ${purchase.game_id}, the reward for game ${reward.game_id}`,
+      );
+    }
+  });
+  seed.oauth_applications.forEach((app, i) => refer(users, app.user_id, ['oauth_applications', i, 'user_id'], 'user'));
+  seed.api_keys.forEach((key, i) => {
+    refer(users, key.user_id, ['api_keys', i, 'user_id'], 'user');
+    refer(applications, key.oauth_application_id, ['api_keys', i, 'oauth_application_id'], 'OAuth application');
+    if (key.oauth_application_id !== undefined && key.scopes === undefined) {
+      issue(['api_keys', i, 'scopes'], 'a key issued to an OAuth application carries the scopes it was granted');
+    }
+  });
+  seed.jwts.forEach((jwt, i) => refer(users, jwt.user_id, ['jwts', i, 'user_id'], 'user'));
+}
+
+/** Purchases and download keys: their games, buyers, bundles, and one key per purchase and game. */
+function checkPurchases(
+  seed: SeedObject,
+  issue: Report,
+  refer: (map: Map<number, unknown>, value: number | undefined, path: (string | number)[], what: string) => void,
+  { users, games, purchases }: { users: Map<number, unknown>; games: Map<number, unknown>; purchases: Map<number, PurchaseRecord> },
+): void {
   seed.purchases.forEach((purchase, i) => {
     refer(games, purchase.game_id, ['purchases', i, 'game_id'], 'game');
     refer(users, purchase.user_id, ['purchases', i, 'user_id'], 'user');
@@ -103,30 +155,4 @@ export function checkRelations(seed: SeedObject, ctx: z.RefinementCtx): void {
     }
     keyForPurchase.set(slot, key.id);
   });
-  seed.collections.forEach((collection, i) => {
-    refer(users, collection.user_id, ['collections', i, 'user_id'], 'user');
-    collection.game_ids.forEach((game, g) => refer(games, game, ['collections', i, 'game_ids', g], 'game'));
-  });
-  seed.rewards.forEach((reward, i) => refer(games, reward.game_id, ['rewards', i, 'game_id'], 'game'));
-  seed.reward_claims.forEach((claim, i) => {
-    const reward = rewards.get(claim.reward_id);
-    const purchase = purchases.get(claim.purchase_id);
-    refer(rewards, claim.reward_id, ['reward_claims', i, 'reward_id'], 'reward');
-    refer(purchases, claim.purchase_id, ['reward_claims', i, 'purchase_id'], 'purchase');
-    if (reward !== undefined && purchase !== undefined && reward.game_id !== purchase.game_id) {
-      issue(
-        ['reward_claims', i, 'purchase_id'],
-        `purchase ${purchase.id} is for game ${purchase.game_id}, the reward for game ${reward.game_id}`,
-      );
-    }
-  });
-  seed.oauth_applications.forEach((app, i) => refer(users, app.user_id, ['oauth_applications', i, 'user_id'], 'user'));
-  seed.api_keys.forEach((key, i) => {
-    refer(users, key.user_id, ['api_keys', i, 'user_id'], 'user');
-    refer(applications, key.oauth_application_id, ['api_keys', i, 'oauth_application_id'], 'OAuth application');
-    if (key.oauth_application_id !== undefined && key.scopes === undefined) {
-      issue(['api_keys', i, 'scopes'], 'a key issued to an OAuth application carries the scopes it was granted');
-    }
-  });
-  seed.jwts.forEach((jwt, i) => refer(users, jwt.user_id, ['jwts', i, 'user_id'], 'user'));
 }
