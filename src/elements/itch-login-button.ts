@@ -8,7 +8,7 @@ import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
 import { itchLogo } from '../ui/itch-logo.js';
-import { ButtonLogin, checkConfig } from './itch-login-button.flow.js';
+import { ButtonLogin, checkConfig } from './itch-login-button.login.js';
 import { styles } from './itch-login-button.styles.js';
 
 /** An attribute's text, or `undefined` (not `null`) once it is removed. */

@@ -30,7 +30,7 @@ export class ButtonLogin {
   #starting = false;
   #reported = new Set<string>();
   /** The popup login under way, if any. */
-  #flow: LoginHandle | undefined;
+  #login: LoginHandle | undefined;
 
   /** `host` fires the events and leaves the page; `changed` is called when `busy` or `waiting` changes. */
   constructor(
@@ -53,8 +53,8 @@ export class ButtonLogin {
 
   /** The element left the page: the popup login under way, if any, is given up. */
   end(): void {
-    this.#flow?.abandon();
-    this.#flow = undefined;
+    this.#login?.abandon();
+    this.#login = undefined;
     this.busy = false;
     this.waiting = undefined;
   }
@@ -65,18 +65,18 @@ export class ButtonLogin {
    */
   click(options: LoginOptions): ItchOAuthError | undefined {
     const { host } = this;
-    const open = this.#flow?.popup;
+    const open = this.#login?.popup;
     if (open !== undefined && !open.closed) {
       open.focus();
       return;
     }
     if (this.#starting) return;
     // A popup that could not be followed (severed) is given up for a fresh login.
-    this.#flow?.abandon();
-    let flow: LoginHandle;
+    this.#login?.abandon();
+    let handle: LoginHandle;
     const cancel = new AbortController();
     try {
-      flow = startLogin(
+      handle = startLogin(
         { ...options, signal: cancel.signal },
         {
           start: (url) =>
@@ -97,7 +97,7 @@ export class ButtonLogin {
             host.navigate(url);
           },
           waiting: (hidden) => {
-            if (this.#flow !== flow) return;
+            if (this.#login !== handle) return;
             this.waiting = hidden ? cancel : undefined;
             this.changed();
           },
@@ -106,31 +106,31 @@ export class ButtonLogin {
     } catch (error) {
       return error instanceof ItchOAuthError ? error : new ItchOAuthError('config_invalid', 'browser storage is unavailable');
     }
-    if (!flow.following) {
+    if (!handle.following) {
       // Redirect mode (the page is leaving), a cancelled start, or a blocked popup: its rejection
       // was reported through `blocked` already.
-      flow.result.catch(() => undefined);
+      handle.result.catch(() => undefined);
       return;
     }
-    this.#flow = flow;
+    this.#login = handle;
     this.busy = true;
     this.changed();
     const ended = () => {
-      this.#flow = undefined;
+      this.#login = undefined;
       this.busy = false;
       this.waiting = undefined;
       this.changed();
     };
-    flow.result.then(
+    handle.result.then(
       ({ response }) => {
-        if (this.#flow !== flow) return;
+        if (this.#login !== handle) return;
         ended();
         host.dispatchEvent(
           new CustomEvent<ItchLoginSuccessDetail>('itch-login-success', { detail: { response }, bubbles: true, composed: true }),
         );
       },
       (error: unknown) => {
-        if (this.#flow !== flow) return;
+        if (this.#login !== handle) return;
         ended();
         const failure = error instanceof ItchOAuthError ? error : new ItchOAuthError('network_error', String(error));
         host.dispatchEvent(errorEvent(failure.code, failure.message));
