@@ -1,6 +1,7 @@
 /**
  * The stable error codes of the package (each explained in docs/reference/errors.md). Apps branch on `code`,
  * never on `message`.
+ * @group Errors
  */
 export const ERROR_CODES = [
   'access_denied',
@@ -27,6 +28,10 @@ export const ERROR_CODES = [
   'cookies_blocked',
 ] as const;
 
+/**
+ * One of {@link ERROR_CODES}: what `ItchOAuthError.code` and the elements' `itch-login-error` carry.
+ * @group Errors
+ */
 export type ItchOAuthErrorCode = (typeof ERROR_CODES)[number];
 
 /**
@@ -71,6 +76,7 @@ void PINNED;
 /**
  * The one error type the browser side throws and reports. Its message is plain words for a
  * developer and never contains a token.
+ * @group Errors
  */
 export class ItchOAuthError extends Error {
   override name = 'ItchOAuthError';
@@ -83,7 +89,10 @@ export class ItchOAuthError extends Error {
   }
 }
 
-/** Whether `value` is one of the error codes of {@link ERROR_CODES}. */
+/**
+ * Whether `value` is one of the error codes of {@link ERROR_CODES}.
+ * @group Errors
+ */
 export function isErrorCode(value: unknown): value is ItchOAuthErrorCode {
   return (ERROR_CODES as readonly unknown[]).includes(value);
 }

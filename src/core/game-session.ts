@@ -10,7 +10,10 @@ import { ItchOAuthError } from './errors.js';
 import { login as startLogin, type LoginOptions } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
-/** `login()`'s options (but `signal`, which each call gives), and where the session renews. */
+/**
+ * `login()`'s options (but `signal`, which each call gives), and where the session renews.
+ * @group Framed games
+ */
 export interface GameSessionOptions extends Omit<LoginOptions, 'signal'> {
   /** The site's renewal URL, the one that answers with `sessions.renew(request)`, e.g. `https://your.site/api/renew`. */
   renew: string;
@@ -25,7 +28,10 @@ export interface GameSessionOptions extends Omit<LoginOptions, 'signal'> {
   onSignedOut?: (() => void) | undefined;
 }
 
-/** A framed game's login: `gameSession(options)`. */
+/**
+ * A framed game's login: `gameSession(options)`.
+ * @group Framed games
+ */
 export interface GameSession {
   /** The player, as the login answered (and the game token holds) them; `undefined` when signed out. */
   readonly user: LoginAnswer['user'] | undefined;
@@ -101,6 +107,7 @@ function originOf(url: string, what: string): string {
  * const saved = await session.fetch(`${SITE}/api/progress`).then((answer) => answer.json());
  * @throws ItchOAuthError `config_invalid` when `backend`, `renew` or an `apiOrigins` entry is not
  *   an http(s) URL, or `renew` is on an origin that does not receive the token.
+ * @group Framed games
  */
 export function gameSession(options: GameSessionOptions): GameSession {
   const trusted = [

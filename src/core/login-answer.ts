@@ -14,6 +14,7 @@ import type { User } from '../server/itch-api/login-schemas.js';
  * @example
  * const { response } = await login({ clientId, redirectUri, backend: '/auth/itch' });
  * greet((response as LoginAnswer).user.display_name);
+ * @group Log in from code
  */
 export interface LoginAnswer {
   /** The itch.io profile of the player. */

@@ -1,18 +1,27 @@
 import type { ItchOAuthErrorCode } from '../core/errors.js';
 
-/** `itch-login-start`: the button was clicked; cancel it to stay on the page. */
+/**
+ * `itch-login-start`: the button was clicked; cancel it to stay on the page.
+ * @group Elements
+ */
 export interface ItchLoginStartDetail {
   /** The itch.io authorization address the user is about to be sent to. */
   url: string;
 }
 
-/** `itch-login-success`: the backend accepted the token. */
+/**
+ * `itch-login-success`: the backend accepted the token.
+ * @group Elements
+ */
 export interface ItchLoginSuccessDetail {
   /** The backend's JSON answer (never the token). */
   response: unknown;
 }
 
-/** `itch-login-error`: the flow failed. */
+/**
+ * `itch-login-error`: the login failed.
+ * @group Elements
+ */
 export interface ItchLoginErrorDetail {
   code: ItchOAuthErrorCode;
   message: string;

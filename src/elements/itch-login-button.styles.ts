@@ -10,6 +10,7 @@ const HEIGHT = '2.75em';
  * Put this in the page's CSS when the element is loaded late (an npm import in a module script),
  * so its label takes the upgraded button's box before the upgrade. The script-tag file in
  * `<head>` defines the element before the body is parsed and needs no such rule.
+ * @group Elements
  */
 export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined) {
   display: inline-flex; align-items: center; box-sizing: border-box; vertical-align: middle;

@@ -36,6 +36,7 @@ const orUndefined = (value: string | null) => value ?? undefined;
  * @cssproperty [--itch-login-radius=6px] - Corner radius.
  * @cssproperty [--itch-login-font=inherit] - Font shorthand.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
+ * @group Elements
  */
 export class ItchLoginButton extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */

@@ -14,6 +14,7 @@ import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 /**
  * What each error code means to the person logging in, in English (the `message` of
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
+ * @group Words
  */
 export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ ERROR_CODES.map((code) => [code, en[code]])) as Record<
   ItchOAuthErrorCode,
@@ -63,6 +64,7 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
  * @cssproperty [--itch-login-error-color=light-dark(#b3261e, #ffb4ab)] - Colour of error messages.
  * @cssproperty [--itch-login-focus-ring=light-dark(#1f6feb, #8ab4ff)] - Colour of the keyboard focus ring.
+ * @group Elements
  */
 export class ItchOAuthCallback extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */

@@ -9,7 +9,10 @@ import type { desktop } from './desktop/en.js';
 import type { widget } from './locales/en.js';
 import type { pages } from './pages/en.js';
 
-/** The elements' words, by key (see `src/i18n/locales/en.ts`). */
+/**
+ * The elements' words, by key (see `src/i18n/locales/en.ts`).
+ * @group Words
+ */
 export type WidgetMessages = Record<keyof typeof widget, string>;
 /** The popup's server-rendered pages' words, by key. */
 export type PageMessages = Record<keyof typeof pages, string>;

@@ -23,6 +23,7 @@ const changed = () => watchers.forEach((update) => update());
  * offers), over the shipped ones: `setMessages('de', { login: 'Mit itch.io anmelden' })`. A key
  * left out keeps the shipped message (English for a new locale). The elements on the page
  * re-render. The keys are those of `src/i18n/locales/en.ts`.
+ * @group Words
  */
 export function setMessages(locale: string, messages: Partial<WidgetMessages>): void {
   overrides[locale] = { ...overrides[locale], ...messages };

@@ -16,6 +16,7 @@ import { englishWords } from './player-words.js';
  * @example
  * login(options).catch(async (error) => game.showText(await playerMessage(error.code)));
  * @throws TypeError (as a rejection) when `code` is not one of `ERROR_CODES`.
+ * @group Words
  */
 export async function playerMessage(code: ItchOAuthErrorCode, lang?: string): Promise<string> {
   if (!isErrorCode(code)) throw TypeError(`playerMessage: ${JSON.stringify(code)} is not an error code`);
