@@ -99,3 +99,20 @@ test('the capture on a page whose planted element is named prerendering still de
   await page.waitForURL(`${site.url}/return.html?from=login`);
   expect(site.backendCalls).toHaveLength(1);
 });
+
+// Lit, which draws the elements, reads `document.createTreeWalker` as it loads: markup of that
+// name stops the elements (denial of service, see docs/concepts/security.md), never the capture,
+// which runs first and holds no Lit, and never sends anything elsewhere.
+test("markup named createTreeWalker stops the full file's elements, not its capture: the token reaches the real backend only", async ({
+  page,
+}) => {
+  site.page = { capture: 'full', hostile: false, headStart: `<img name="createTreeWalker" src="${EVIL}/x.png">` };
+  const foreign = await foreignRequests(page);
+  await startFlow(page, site);
+  await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
+  await expect.poll(() => site.backendCalls.length).toBe(1);
+  expect(JSON.parse(site.backendCalls[0]!.body)).toEqual({ access_token: TOKEN });
+  expect(new URL(page.url()).hash).toBe('');
+  expect(await page.evaluate(() => customElements.get('itch-oauth-callback'))).toBeUndefined();
+  expect(foreign.filter((request) => !request.endsWith('/x.png '))).toEqual([]);
+});
