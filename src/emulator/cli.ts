@@ -49,66 +49,14 @@ const processOutput: CliOutput = {
  * @returns the running emulator (its `close()` also drops the signal handlers), or undefined
  *   when the command ended at once (help, seed printed, or an error, which sets `process.exitCode`).
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split by step (issue 34): split it rather than grow it
 export async function main(
   argv: readonly string[] = process.argv.slice(2),
   output: CliOutput = processOutput,
   input: NodeJS.ReadableStream = process.stdin,
 ): Promise<RunningEmulator | undefined> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        data: { type: 'string' },
-        'redirect-uri': { type: 'string', multiple: true },
-        'deny-redirect': { type: 'boolean' },
-        coop: { type: 'boolean' },
-        'print-seed': { type: 'boolean' },
-        'dangerously-allow-non-loopback-host': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    output.err(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return undefined;
-  }
-  const { values, positionals } = parsed;
-  const [command, ...extra] = positionals;
-  if ((command !== undefined && command !== 'emulator') || extra.length > 0) {
-    output.err(`Unknown command ${JSON.stringify(positionals.join(' '))}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return undefined;
-  }
-  if (values.help === true) {
-    output.out(USAGE);
-    return undefined;
-  }
-  if (values['print-seed'] === true) {
-    output.out(JSON.stringify(DEFAULT_SEED, null, 2));
-    return undefined;
-  }
-  const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    output.err(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-    process.exitCode = 2;
-    return undefined;
-  }
-
-  const exposed = values['dangerously-allow-non-loopback-host'] === true;
-  if (values.host !== undefined && !isLoopbackHost(values.host) && !exposed) {
-    output.err(
-      `Refusing to listen on ${values.host}: the emulator accepts well-known keys and must stay on a loopback ` +
-        'address (127.0.0.1, ::1, localhost). Add --dangerously-allow-non-loopback-host to expose it anyway.',
-    );
-    process.exitCode = 2;
-    return undefined;
-  }
-
+  const settings = readSettings(argv, output);
+  if (settings === undefined) return undefined;
+  const { values, port, exposed } = settings;
   let emulator: RunningEmulator | undefined;
   const redirectUris = values['redirect-uri'] ?? [];
   try {
@@ -133,9 +81,72 @@ export async function main(
   if (exposed) {
     output.err(`WARNING: listening on ${emulator.host}: anyone who can reach it can use the seeded keys.`);
   }
-
   const running = emulator;
-  // Redirect URIs typed while it runs: a new one needs no restart.
+  const typed = registerTypedRedirectUris(running, input, output);
+  const forgetSignals = stopOnSignals(running, typed, output);
+  return {
+    ...running,
+    close: async () => {
+      forgetSignals();
+      await running.close();
+    },
+  };
+}
+
+/** The command line, checked; undefined when the command ends at once (help, seed printed, or a usage error, which sets `process.exitCode`). */
+function readSettings(argv: readonly string[], output: CliOutput) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        'deny-redirect': { type: 'boolean' },
+        coop: { type: 'boolean' },
+        'print-seed': { type: 'boolean' },
+        'dangerously-allow-non-loopback-host': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return usageError(output, `${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...extra] = positionals;
+  if ((command !== undefined && command !== 'emulator') || extra.length > 0) {
+    return usageError(output, `Unknown command ${JSON.stringify(positionals.join(' '))}\n\n${USAGE}`);
+  }
+  if (values.help === true || values['print-seed'] === true) {
+    output.out(values.help === true ? USAGE : JSON.stringify(DEFAULT_SEED, null, 2));
+    return undefined;
+  }
+  const port = values.port === undefined ? 8787 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    return usageError(output, `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+  }
+  const exposed = values['dangerously-allow-non-loopback-host'] === true;
+  if (values.host !== undefined && !isLoopbackHost(values.host) && !exposed) {
+    return usageError(
+      output,
+      `Refusing to listen on ${values.host}: the emulator accepts well-known keys and must stay on a loopback ` +
+        'address (127.0.0.1, ::1, localhost). Add --dangerously-allow-non-loopback-host to expose it anyway.',
+    );
+  }
+  return { values, port, exposed };
+}
+
+function usageError(output: CliOutput, message: string): undefined {
+  output.err(message);
+  process.exitCode = 2;
+  return undefined;
+}
+
+/** Redirect URIs typed while it runs: a new one needs no restart. */
+function registerTypedRedirectUris(running: RunningEmulator, input: NodeJS.ReadableStream, output: CliOutput) {
   const typed = createInterface({ input, terminal: false });
   typed.on('line', (line) => {
     const words = line.trim().split(/\s+/).filter(Boolean);
@@ -148,6 +159,11 @@ export async function main(
       output.err(`Not registered: ${(error as Error).message}`);
     }
   });
+  return typed;
+}
+
+/** Stops the emulator on SIGINT, SIGTERM, SIGHUP or when its parent ends; gives the function that forgets all that. */
+function stopOnSignals(running: RunningEmulator, typed: ReturnType<typeof createInterface>, output: CliOutput): () => void {
   // Run through `npx`, this process is npm's child: npm exits on SIGTERM without passing it on,
   // and a terminal that closes sends SIGHUP. Either way the emulator stops and frees its port,
   // instead of holding it as an orphan.
@@ -179,13 +195,7 @@ export async function main(
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   process.on('SIGHUP', stop);
-  return {
-    ...running,
-    close: async () => {
-      forgetSignals();
-      await running.close();
-    },
-  };
+  return forgetSignals;
 }
 
 function printBanner(emulator: RunningEmulator, redirectUris: readonly string[], output: CliOutput): void {
