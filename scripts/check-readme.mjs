@@ -42,7 +42,7 @@ const work = path.join(root, '.readme-check');
 /** How the examples' pages read once served with their default settings. */
 const PLACEHOLDERS = {
   '%ITCH_CLIENT_ID%': 'emu-starfall-companion',
-  '%ITCH_BASE_URL%': 'http://127.0.0.1:8787',
+  '%ITCH_BASE_URL%': 'http://127.0.0.1:4824',
   '%ORIGIN%': 'http://127.0.0.1:3000',
 };
 const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascript: 'js' };

@@ -5,6 +5,8 @@
 // whose parameters are numbers, strings or booleans:
 //   ItchLoginSucceeded(responseJson, userId, displayName, ownsJson)
 //   ItchLoginFailed(code, message)
+// With "renew" among the login's options, the page keeps the game token and ItchLogin.fetch(url,
+// init) calls your site's API with it (a promise of { "status", "body" }): the game never holds it.
 // Import it in a script (e.g. importsForEvents.js: `import * as ItchLogin from './itch-login.js';`)
 // and call ItchLogin.login(runtime, {...}) from an "On clicked"/"On touched" event's script action.
 //
@@ -14,6 +16,8 @@
 // (https://www.construct.net/en/make-games/manuals/construct-3/scripting/guides/script-minification).
 
 const pending = new Map();
+/** The fetches under way: their promises' resolve functions, by the call's id. */
+const fetches = new Map();
 
 /** Calls an event sheet's function; one missing or failing logs why, instead of vanishing. */
 function callEventFunction(runtime, name, ...params) {
@@ -50,11 +54,20 @@ globalThis['ItchLoginConstruct'] = {
       JSON.stringify(response['owns'] ?? {}),
     );
   },
+  /** The bridge's callback for `fetch`: its promise resolves with the status (0: no answer) and the body. */
+  ['fetched'](resultJson) {
+    const result = JSON.parse(resultJson);
+    const resolve = fetches.get(result['id']);
+    fetches.delete(result['id']);
+    const answer = result['ok'] ? result['response'] : { ['status']: 0, ['body']: '' };
+    resolve?.({ ['status']: Number(answer['status']), ['body']: String(answer['body']) });
+  },
 };
 
 /**
  * Starts a login; returns its id. `options` are login()'s, with their names in quotes:
- * "clientId", "redirectUri", "backend", "scope", "baseUrl", "mode". `functions` renames the event
+ * "clientId", "redirectUri", "backend", "scope", "baseUrl", "mode", and "renew" (your
+ * sessions.renew URL: the page then keeps the game token for `fetch`). `functions` renames the event
  * sheet's functions: { "succeeded": …, "failed": … }.
  */
 export function login(runtime, options, functions = {}) {
@@ -65,6 +78,19 @@ export function login(runtime, options, functions = {}) {
     failed: functions['failed'] ?? 'ItchLoginFailed',
   });
   return id;
+}
+
+/**
+ * Calls your site's API (a full URL) after a login with "renew" in its options: the page adds the
+ * game token, which the game never holds. `init` is fetch()'s, with its names in quotes: "method",
+ * "headers", "body" (a string). Resolves with { "status", "body" }: the HTTP status (0 when no
+ * answer came) and the answer's text; never rejects.
+ */
+export function fetch(url, init = {}) {
+  return new Promise((resolve) => {
+    const id = globalThis['ItchOAuth']['bridge']['fetch'](String(url), JSON.stringify(init), 'ItchLoginConstruct.fetched');
+    fetches.set(id, resolve);
+  });
 }
 
 /** Cancels a login: ItchLoginFailed receives "aborted". */

@@ -5,5 +5,6 @@ ItchLogin.login(runtime, {
   'clientId': 'YOUR_CLIENT_ID',
   'redirectUri': 'https://mygame.example/callback.html',
   'backend': 'https://mygame.example/auth/itch',
+  'renew': 'https://mygame.example/api/renew', // the page keeps the game token: ItchLogin.fetch sends it
   'mode': 'popup',
 });

@@ -8,6 +8,23 @@ const ItchLoginDefold = {
   login: function (options) {
     return ItchOAuth.bridge.login(typeof options === 'string' ? options : JSON.stringify(options), 'ItchLoginDefold.settled');
   },
+  /**
+   * Calls the site's API through the page's game session (after a login with `renew`): the page
+   * adds the game token, which Lua never holds. `call` is `{ url, init }` (init: fetch()'s, an
+   * object), or its JSON; returns the call's id. The answer arrives as an "itch_login_fetch" message.
+   */
+  fetch: function (call) {
+    const { url, init } = typeof call === 'string' ? JSON.parse(call) : call;
+    // (An empty Lua table may reach JSON as [].)
+    const options = init && typeof init === 'object' && !Array.isArray(init) ? init : {};
+    return ItchOAuth.bridge.fetch(String(url), JSON.stringify(options), 'ItchLoginDefold.fetched');
+  },
+  /** The bridge's callback for `fetch`: one "itch_login_fetch" message (status 0 when no answer came). */
+  fetched: function (resultJson) {
+    const result = JSON.parse(resultJson);
+    const answer = result.ok ? result.response : { status: 0, body: '' };
+    JsToDef.send('itch_login_fetch', { id: result.id, status: Number(answer.status), body: String(answer.body) });
+  },
   /** Cancels a login: the listener receives "aborted". */
   cancel: function (id) {
     return ItchOAuth.bridge.cancel(String(id));

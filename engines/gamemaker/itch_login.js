@@ -4,11 +4,25 @@
 // export, or the extension's files). The outcome arrives in the Async Social event: the runner's
 // GMS_API.send_async_event_social(map) makes async_load of a plain object whose values are
 // strings and numbers (GML reads them with async_load[? "key"]).
-/* eslint-disable @typescript-eslint/no-unused-vars -- the functions are called by their names: GML's by the extension's external names, the last by the bridge */
+/* eslint-disable @typescript-eslint/no-unused-vars -- the functions are called by their names: GML's by the extension's external names, the *_settled and *_fetched ones by the bridge */
 
 /** Starts a login with the options JSON; returns its id. The Async Social event receives its outcome. */
 function itch_login(options_json) {
   return ItchOAuth.bridge.login(String(options_json), 'itch_login_settled');
+}
+
+/**
+ * Calls the site's API (a full URL) through the page's game session, after a login with "renew"
+ * in its options: the page adds the game token, which the game never holds. `body`, when not "",
+ * is sent as application/json. Returns the call's id; the Async Social event receives its answer.
+ */
+function itch_login_fetch(url, method, body) {
+  const init = { method: String(method || 'GET') };
+  if (body) {
+    init.headers = { 'Content-Type': 'application/json' };
+    init.body = String(body);
+  }
+  return ItchOAuth.bridge.fetch(String(url), JSON.stringify(init), 'itch_login_fetched');
 }
 
 /** Cancels a login: its Async Social event says "aborted". Returns 1 when a login had that id. */
@@ -37,4 +51,12 @@ function itch_login_settled(result_json) {
     map.message = String(result.message);
   }
   GMS_API.send_async_event_social(map);
+}
+
+/** The bridge's callback for itch_login_fetch: one Async Social event with type "itch_login_fetch". */
+function itch_login_fetched(result_json) {
+  const result = JSON.parse(result_json);
+  // status: the HTTP status, 0 when no answer came; body: the answer's text.
+  const answer = result.ok ? result.response : { status: 0, body: '' };
+  GMS_API.send_async_event_social({ type: 'itch_login_fetch', id: result.id, status: Number(answer.status), body: String(answer.body) });
 }

@@ -1,21 +1,25 @@
 /// Async - Social event of the object that logs the player in (GameMaker HTML5 export).
-/// itch_login() and itch_login_cancel() are the extension's functions (itch_login.js); the login
-/// starts in itch_login_left_pressed.gml.
+/// itch_login(), itch_login_fetch() and itch_login_cancel() are the extension's functions
+/// (itch_login.js); the login starts in itch_login_left_pressed.gml, the save in
+/// itch_login_save_pressed.gml.
 
-/// login_id is set in the Create event (itch_login_create.gml).
+/// login_id and save_id are set in the Create event (itch_login_create.gml).
 
 if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
     if (async_load[? "ok"] == 1) {
-        // A field the answer lacks reads as undefined (a game token comes with createSessions only).
+        // A field the answer lacks reads as undefined.
         var name = async_load[? "display_name"];
         player_name = is_undefined(name) ? "" : name;
         owns = json_parse(async_load[? "owns"]);       // { "<game id>": true/false }
-        var token = async_load[? "game_token"];
-        game_token = is_undefined(token) ? "" : token; // send it as Authorization: Bearer
-        logged_in = true;
+        logged_in = true; // with renew, the page keeps the game token: itch_login_fetch sends it
     } else {
         // "popup_closed", "popup_blocked", "not_owner", "aborted", "config_invalid", ...
         show_debug_message("itch.io login failed: " + async_load[? "code"] + ": " + async_load[? "message"]);
         logged_in = false;
     }
+}
+
+if (async_load[? "type"] == "itch_login_fetch" && async_load[? "id"] == save_id) {
+    // status: the HTTP status, 0 when no answer came; body: the answer's text (json_parse it).
+    saved = async_load[? "status"] == 204;
 }

@@ -1,8 +1,9 @@
 // The site of a Phaser game framed on itch.io, with Hono on Node: the game's page (which frames
 // the game, as itch.io's page does), the built game (dist/, served for GAME_ORIGIN: another site,
 // as html-classic.itch.zone is), the callback page and the token handler at /auth/itch, which
-// checks with itch.io whether the player owns the game and answers the game a game token, and the
-// owners-only level's data at /api/levels/vault, sent only for a game token of an owner.
+// checks with itch.io whether the player owns the game and answers the game a game token, the
+// owners-only level's data at /api/levels/vault, sent only for a game token of an owner, and the
+// game token's renewal at /api/renew.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { serve } from '@hono/node-server';
@@ -12,7 +13,7 @@ import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
 // The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
 // and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
-const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787';
+const ITCH_BASE_URL = process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:4824';
 const ITCH_CLIENT_ID = process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion';
 const ITCH_APPLICATION_ID = Number(process.env.ITCH_APPLICATION_ID ?? 7001);
 // The game whose owners open the vault (the emulator's Starfall Keep by default), and its store page.
@@ -71,6 +72,9 @@ const vault = sessions.route({ allow: ['game'] }, async (_request, session) =>
     : Response.json({ errors: ['the vault is for owners of the game'], code: 'not_owner', storeUrl: STORE_URL }, { status: 403 }),
 );
 app.on(['GET', 'OPTIONS'], '/api/levels/vault', (c) => vault(c.req.raw));
+// A fresh game token for a valid one, before it expires (never past the session's maxAge): the
+// game's session asks here (CORS for the game's origin included).
+app.on(['POST', 'OPTIONS'], '/api/renew', (c) => sessions.renew(c.req.raw));
 
 async function page(file, c) {
   const html = await readFile(new URL(file, import.meta.url), 'utf8');

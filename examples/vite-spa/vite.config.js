@@ -11,7 +11,7 @@ import { createBackend } from './backend.js';
 // The emulator (`npx itch-oauth-widget emulator`) by default. For the real itch.io: ITCH_BASE_URL=https://itch.io
 // and your OAuth application's client id and id (https://itch.io/user/settings/oauth-apps).
 const itch = {
-  baseUrl: process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:8787',
+  baseUrl: process.env.ITCH_BASE_URL ?? 'http://127.0.0.1:4824',
   clientId: process.env.ITCH_CLIENT_ID ?? 'emu-starfall-companion',
   applicationId: Number(process.env.ITCH_APPLICATION_ID ?? 7001),
 };

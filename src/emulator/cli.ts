@@ -7,12 +7,19 @@ import { DEFAULT_SEED } from './default-seed.js';
 import { isLoopbackHost, startEmulator, type RunningEmulator } from './index.js';
 import { EmulatorSeedError } from './seed.js';
 
+/**
+ * The CLI's port when `--port` is not given: ITCH on a phone keypad, clear of the defaults of the
+ * dev servers a site runs beside it (3000, 4173 and 5173 for Vite, 8000, 8080, 8787 for
+ * `wrangler dev`, 8788 for `wrangler pages dev`).
+ */
+const DEFAULT_EMULATOR_PORT = 4824;
+
 const USAGE = `Usage: itch-oauth-widget emulator [options]
 
 Starts a local itch.io (authorization page and API) in memory.
 
 Options:
-  --port N              port to listen on (default 8787; 0 picks a free one)
+  --port N              port to listen on (default ${DEFAULT_EMULATOR_PORT}; 0 picks a free one)
   --host H              loopback interface to listen on (default 127.0.0.1)
   --data FILE           seed JSON file (default: the built-in seed; see --print-seed)
   --redirect-uri URI    register one more redirect URI for the first OAuth application
@@ -124,7 +131,7 @@ function readSettings(argv: readonly string[], output: CliOutput) {
     output.out(values.help === true ? USAGE : JSON.stringify(DEFAULT_SEED, null, 2));
     return undefined;
   }
-  const port = values.port === undefined ? 8787 : Number(values.port);
+  const port = values.port === undefined ? DEFAULT_EMULATOR_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     return usageError(output, `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   }

@@ -3,6 +3,7 @@
 // Phaser.Plugins.BasePlugin, so there is one Phaser on the page.
 import { Plugins } from 'phaser';
 import { ItchOAuthError } from '../core/errors.js';
+import { gameSession, type GameSession, type GameSessionOptions } from '../core/game-session.js';
 import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
 import { joinLogin, type SharedLogin } from '../core/shared-login.js';
 import type { LoginAnswer } from '../core/login-answer.js';
@@ -12,6 +13,14 @@ import type { LoginAnswer } from '../core/login-answer.js';
  * options of `login()`, each of which may be given in either place (the call's win).
  */
 export type ItchLoginPluginOptions = Partial<LoginOptions>;
+
+/**
+ * The plugin's `data` in the game config: the options every login shares, and, for a game that
+ * calls its site's API, `gameSession()`'s own: with `renew` (the URL that answers with
+ * `sessions.renew`), the plugin keeps the login in {@link ItchLoginPlugin.session}.
+ */
+export interface ItchLoginPluginData
+  extends ItchLoginPluginOptions, Partial<Pick<GameSessionOptions, 'renew' | 'apiOrigins' | 'logout' | 'onSignedOut'>> {}
 
 /**
  * What `createTokenHandler` with `createSessions().onLogin` answers a framed game's login: the
@@ -27,18 +36,31 @@ export type ItchLoginAnswer = LoginAnswer;
  * game's event emitter (`game.events`) gets `itch-login` with the token endpoint's answer after a login,
  * and `itch-login-error` with the `ItchOAuthError` (its `code`) after a failed one.
  *
+ * With `renew` in its `data`, the plugin keeps the login in a `gameSession()`: `session.fetch()`
+ * calls the site's API with the game token, which the game never handles (it is not in the
+ * answer nor in the events), renewed before it expires; `session.restore()` finds it again after
+ * a reload.
+ *
  * @example
  * new Phaser.Game({
  *   plugins: { global: [{ key: 'ItchLogin', plugin: ItchLoginPlugin, start: true,
- *     data: { clientId, redirectUri, backend: 'https://your.site/auth/itch' } }] },
+ *     data: { clientId, redirectUri, backend: 'https://your.site/auth/itch', renew: 'https://your.site/api/renew' } }] },
  * });
  * // in a scene, in an input handler (the popup needs the click):
- * button.on('pointerup', () => (this.plugins.get('ItchLogin') as ItchLoginPlugin).login());
+ * const itch = this.plugins.get('ItchLogin') as ItchLoginPlugin;
+ * button.on('pointerup', () => itch.login());
  * this.game.events.on('itch-login', (answer: ItchLoginAnswer) => greet(answer.user));
+ * const saved = await itch.session!.fetch('https://your.site/api/progress');
  */
 export class ItchLoginPlugin extends Plugins.BasePlugin {
   /** The options of every login: the plugin's `data` in the game config. */
   private defaults: ItchLoginPluginOptions = {};
+  /**
+   * The kept login, with `renew` in the plugin's `data` (else `undefined`): `restore()` after a
+   * reload, `fetch()` for the site's API (the game token added and renewed), `user`, `owns`,
+   * `signedIn`, `logout()`. The plugin's `login()` logs in through it.
+   */
+  session: GameSession | undefined;
   /**
    * The login under way: a second call while it is waits for the same one and opens no second
    * popup (its options are not used); each call's signal ends only its own wait.
@@ -47,9 +69,17 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
   /** Ends the login under way when the plugin is destroyed with its game. */
   private ending: AbortController | undefined;
 
-  /** Called once by Phaser's PluginManager with the `data` of the plugin's config entry. */
-  override init(data?: ItchLoginPluginOptions): void {
-    this.defaults = { ...data };
+  /**
+   * Called once by Phaser's PluginManager with the `data` of the plugin's config entry.
+   *
+   * @throws ItchOAuthError `config_invalid` as `gameSession()` does, with `renew` and a `backend`
+   *   or `renew` that is not an http(s) URL, or a `renew` on another origin than the backend's.
+   */
+  override init(data: ItchLoginPluginData = {}): void {
+    const { renew, apiOrigins, logout, onSignedOut, ...defaults } = data;
+    this.defaults = defaults;
+    if (renew !== undefined)
+      this.session = gameSession({ ...(defaults as LoginOptions), mode: 'popup', renew, apiOrigins, logout, onSignedOut });
   }
 
   /**
@@ -68,8 +98,10 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
    * `itch-login-error` with it.
    *
    * @param options - added to (and overriding) the plugin's `data`. Popup mode by default, also on
-   *   a page that is not framed: a redirect would leave the game.
-   * @returns the token endpoint's JSON answer, `{ user, owns?, gameToken }` with `createSessions`.
+   *   a page that is not framed: a redirect would leave the game. With a {@link session}, the login
+   *   is the session's, with the `data`'s options: only the call's `signal` is used.
+   * @returns the token endpoint's JSON answer, `{ user, owns?, gameToken }` with `createSessions`; with a
+   *   {@link session}, `{ user, owns? }` (the session keeps the game token).
    */
   login<Answer = ItchLoginAnswer>(options: ItchLoginPluginOptions = {}): Promise<Answer> {
     return joinLogin((this.pending ??= this.run({ mode: 'popup', ...this.defaults, ...options })), options.signal) as Promise<Answer>;
@@ -81,8 +113,11 @@ export class ItchLoginPlugin extends Plugins.BasePlugin {
     const ending = (this.ending = new AbortController());
     // Only a signal aborted already ends the login at its start: later, a call's signal ends its own wait.
     if (options.signal?.aborted) ending.abort(options.signal.reason);
-    const outcome = login({ ...(options as LoginOptions), signal: ending.signal }).then(
-      ({ response }) => {
+    const answer = this.session
+      ? this.session.login({ signal: ending.signal })
+      : login({ ...(options as LoginOptions), signal: ending.signal }).then(({ response }) => response);
+    const outcome = answer.then(
+      (response) => {
         events.emit('itch-login', response);
         return response;
       },

@@ -35,8 +35,8 @@ describe('buildAuthorizeUrl', () => {
   });
 
   it('keeps a path prefix of the base URL', () => {
-    const url = buildAuthorizeUrl({ ...base, baseUrl: 'http://127.0.0.1:8787/itch/' });
-    expect(url.href.split('?')[0]).to.equal('http://127.0.0.1:8787/itch/user/oauth');
+    const url = buildAuthorizeUrl({ ...base, baseUrl: 'http://127.0.0.1:4824/itch/' });
+    expect(url.href.split('?')[0]).to.equal('http://127.0.0.1:4824/itch/user/oauth');
   });
 
   it('accepts the out-of-band redirect URI', () => {

@@ -1,6 +1,7 @@
 // The engines' JavaScript halves (engines/*) in Chromium, each under a stand-in that follows its
 // engine's documented JavaScript interface, against the emulator and a token handler with
-// sessions and an ownership check: the answer a game gets is { user, owns, gameToken }.
+// sessions and an ownership check: the answer a game gets is { user, owns, gameToken }; with renew,
+// { user, owns }, and the game calls the site's API through its drop-in's fetch without the token.
 // - Godot 4: JavaScriptBridge.create_callback gives GDScript a JavaScriptObject whose function
 //   calls the Callable with the JavaScript arguments as one Array, only while GDScript keeps it.
 // - Unity WebGL: the .jslib goes through mergeInto(LibraryManager.library, …), and each function's
@@ -23,14 +24,16 @@ import { startEngineWorld, type EngineWorld } from './support/engine-world.js';
 import { send } from './support/site.js';
 
 async function startWorld(): Promise<EngineWorld> {
-  let options: object = {};
+  let started: EngineWorld | undefined;
   const world = await startEngineWorld((url, _req, res) => {
     const engine = ENGINES.find((name) => url.pathname === `/${name}.html`);
-    if (engine === undefined) return false;
+    if (engine === undefined || started === undefined) return false;
+    // ?session: the login's options carry renew, so the page keeps the game token in its game session.
+    const options = url.searchParams.has('session') ? { ...started.options, renew: started.renew } : started.options;
     send(res, 200, 'text/html', gamePage(engine, options));
     return true;
   });
-  options = world.options;
+  started = world;
   return world;
 }
 
@@ -40,8 +43,9 @@ type Engine = (typeof ENGINES)[number];
 /**
  * Each engine: the scripts its page loads, and a stand-in whose `startLogin()` does what the
  * engine-side code does, and which records in `outcomes` what that code ends up with, in a common
- * shape: `{ ok: true, user, owns, gameToken }` or `{ ok: false, code, message }`. `shapes` keeps
- * what the engine itself was handed, to check its interface's rules.
+ * shape: `{ ok: true, user, owns, gameToken }` or `{ ok: false, code, message }`; and whose
+ * `callApi(url, init)` calls the drop-in's fetch as the engine's code does, recording in `fetched`
+ * `{ status, body }`. `shapes` keeps what the engine itself was handed, to check its interface's rules.
  */
 const STAND_INS: Record<Engine, { scripts: string[]; standIn: string }> = {
   godot: {
@@ -69,6 +73,16 @@ window.startLogin = () => {
   });
   return ItchLoginGodot.login(JSON.stringify(OPTIONS), autoload._on_result.js);
 };
+// itch_login.gd's fetch(url, init, on_answer): _fetched(args) calls on_answer(status, body), 0 without an answer.
+window.callApi = (url, init) => {
+  autoload._on_fetched ??= JavaScriptBridge.create_callback((args) => {
+    shapes.push(args);
+    const result = JSON.parse(String(args[0]));
+    const ok = result.ok && typeof result.response === 'object';
+    fetched.push({ status: ok ? result.response.status : 0, body: ok ? String(result.response.body) : '' });
+  });
+  return ItchLoginGodot.fetch(url, JSON.stringify(init), autoload._on_fetched.js);
+};
 window.cancelLogin = (id) => ItchLoginGodot.cancel(id);
 window.ready = true;`,
   },
@@ -87,8 +101,15 @@ const stringToUTF8 = (text, at, max) => {
 const UTF8ToString = (at) => { let end = at; while (HEAPU8[end] !== 0) end++; return new TextDecoder().decode(HEAPU8.subarray(at, end)); };
 // ItchLogin.cs, the MonoBehaviour on the GameObject "ItchLogin": callbacks by login id.
 const waiting = new Map();
+const fetching = new Map();
 const gameObjects = {
   ItchLogin: {
+    OnItchFetchAnswer(idStatusBody) {
+      const [id, status] = idStatusBody.split('\\n', 2);
+      const body = idStatusBody.slice(id.length + status.length + 2);
+      fetching.get(id)?.(Number(status), body);
+      fetching.delete(id);
+    },
     OnItchLoginSuccess(idAndResponse) {
       const newline = idAndResponse.indexOf('\\n');
       const id = idAndResponse.slice(0, newline);
@@ -129,6 +150,12 @@ fetch('/engines/unity/Plugins/WebGL/ItchLogin.jslib').then((response) => respons
     return id;
   };
   window.cancelLogin = (id) => build._ItchLogin_Cancel(cString(id)) === 1;
+  // ItchLogin.Fetch(url, method, jsonBody, onAnswer), through ItchLogin_Fetch.
+  window.callApi = (url, init) => {
+    const id = UTF8ToString(build._ItchLogin_Fetch(cString(url), cString(init.method ?? 'GET'), cString(init.body ?? ''), cString('ItchLogin')));
+    fetching.set(id, (status, body) => fetched.push({ status, body }));
+    return id;
+  };
   window.ready = true;
 });`,
   },
@@ -141,6 +168,7 @@ window.GMS_API = {
     for (const value of Object.values(map))
       if (typeof value !== 'string' && typeof value !== 'number') throw new Error('async_load holds strings and numbers');
     shapes.push(map);
+    if (map.type === 'itch_login_fetch') fetched.push({ status: map.status, body: map.body });
     if (map.type !== 'itch_login') return;
     outcomes.push(map.ok === 1
       ? { ok: true, user: { id: map.user_id, username: map.username, display_name: map.display_name }, owns: JSON.parse(map.owns), gameToken: map.game_token }
@@ -149,6 +177,7 @@ window.GMS_API = {
 };
 window.startLogin = () => itch_login(JSON.stringify(OPTIONS));
 window.cancelLogin = (id) => itch_login_cancel(id) === 1;
+window.callApi = (url, init) => itch_login_fetch(url, init.method ?? 'GET', init.body ?? '');
 window.ready = true;`,
   },
   construct: {
@@ -169,6 +198,7 @@ const runtime = {
 import('/engines/construct/itch-login.js').then((ItchLogin) => {
   window.startLogin = () => ItchLogin.login(runtime, OPTIONS);
   window.cancelLogin = (id) => ItchLogin.cancel(id);
+  window.callApi = (url, init) => ItchLogin.fetch(url, init).then((answer) => fetched.push({ status: answer['status'], body: answer['body'] }));
   window.ready = true;
 });`,
   },
@@ -180,6 +210,7 @@ window.JsToDef = {
   send(messageId, message) {
     const table = JSON.parse(JSON.stringify(message));
     shapes.push([messageId, table]);
+    if (messageId === 'itch_login_fetch') fetched.push({ status: table.status, body: table.body });
     if (messageId !== 'itch_login') return;
     outcomes.push(table.ok
       ? { ok: true, user: table.user, owns: table.owns, gameToken: table.game_token }
@@ -190,6 +221,8 @@ const html5 = { run: (code) => String((0, eval)(code)) };
 // itch_login.lua: html5.run("ItchLoginDefold.login(" .. json.encode(options) .. ")")
 window.startLogin = () => html5.run('ItchLoginDefold.login(' + JSON.stringify(OPTIONS) + ')');
 window.cancelLogin = (id) => html5.run("ItchLoginDefold.cancel('" + id + "')") === 'true';
+// itch_login.lua: html5.run("ItchLoginDefold.fetch(" .. json.encode({ url = url, init = init }) .. ")")
+window.callApi = (url, init) => html5.run('ItchLoginDefold.fetch(' + JSON.stringify({ url, init }) + ')');
 window.ready = true;`,
   },
 };
@@ -203,8 +236,10 @@ ${scripts.map((src) => `<script src="${src}"></script>`).join('\n')}
 <script>
 const OPTIONS = ${JSON.stringify(options)};
 const outcomes = [];
+const fetched = [];
 const shapes = [];
 window.outcomes = outcomes;
+window.fetched = fetched;
 window.shapes = shapes;
 window.ids = [];
 ${standIn}
@@ -244,8 +279,8 @@ interface Outcome {
   message?: string;
 }
 
-async function openGame(page: Page, engine: Engine): Promise<void> {
-  await page.goto(`${world.game}/${engine}.html`);
+async function openGame(page: Page, engine: Engine, query = ''): Promise<void> {
+  await page.goto(`${world.game}/${engine}.html${query}`);
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
 }
 
@@ -278,6 +313,46 @@ for (const engine of ENGINES) {
         await expect.poll(() => popup.isClosed()).toBe(true);
       });
     }
+
+    test(`${engine}: with renew the page keeps the game token, and the game calls the site's API through the drop-in's fetch`, async ({
+      page,
+      context,
+    }) => {
+      await openGame(page, engine, '?session');
+      const opened = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await approve(await opened);
+      await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
+      const [outcome] = await outcomes(page);
+      expect(outcome).toMatchObject({ ok: true, user: { id: C.users.gamer }, owns: { [C.games.starfallKeep]: true } });
+      expect(outcome!.gameToken, 'the game session keeps the game token').toBeUndefined();
+
+      const before = world.apiCalls.length;
+      const callApi = (init: { method: string; headers?: Record<string, string>; body?: string }) =>
+        page.evaluate(({ url, init }) => (window as unknown as { callApi(url: string, init: object): unknown }).callApi(url, init), {
+          url: world.api,
+          init,
+        });
+      const fetched = () => page.evaluate(() => (window as unknown as { fetched: { status: number; body: string }[] }).fetched);
+      await callApi({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ stars: 5 }) });
+      await expect.poll(fetched, { timeout: 15_000 }).toEqual([{ status: 204, body: '' }]);
+      await callApi({ method: 'GET' });
+      await expect.poll(fetched, { timeout: 15_000 }).toHaveLength(2);
+      const [, read] = await fetched();
+      expect(read!.status).toBe(200);
+      expect(JSON.parse(read!.body)).toEqual({ user: C.users.gamer, progress: { stars: 5 } });
+
+      // The site received the game token on both calls; the engine's side was never handed it.
+      const calls = world.apiCalls.slice(before);
+      expect(calls.map((call) => call.method)).toEqual(['PUT', 'GET']);
+      const token = calls[0]!.authorization?.replace(/^Bearer /, '') ?? '';
+      expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(calls[1]!.authorization).toBe(`Bearer ${token}`);
+      const handed = await page.evaluate(() =>
+        JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { outcomes: unknown }).outcomes]),
+      );
+      expect(handed).not.toContain(token);
+    });
 
     test(`${engine}: a closed popup arrives as popup_closed in the engine's error shape`, async ({ page, context }) => {
       await openGame(page, engine);

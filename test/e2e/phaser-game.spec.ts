@@ -4,7 +4,8 @@
 // click on the "Log in with itch.io" button drawn on the canvas, the popup, and the owners-only
 // level: opened with its stars from the site for an owner of the game; for a player who does not
 // own it, locked with an offer to buy, and its data refused by the site (403), which reads
-// ownership from the game token it signed, never from the game.
+// ownership from the game token it signed, never from the game. The plugin's session keeps the
+// game token (the game reads only the player) and renews it after a reload.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -90,10 +91,16 @@ test.afterAll(async () => {
   await itch?.close();
 });
 
-/** The game's page on the site (127.0.0.1), framing the game from GAME_ORIGIN (localhost), ready to play. */
-async function openGame(page: Page): Promise<{ game: FrameLocator; click: (point: Point) => Promise<void> }> {
-  await page.goto(`${origin}/`);
-  const game = page.frameLocator('iframe');
+/** Where the game is served: GAME_ORIGIN, the example's default, localhost on the site's port. */
+const gameOrigin = () => origin.replace('127.0.0.1', 'localhost');
+
+/**
+ * The game's page on the site (127.0.0.1), framing the game from GAME_ORIGIN (localhost), ready to
+ * play; or, given `url`, the game opened there as a page of its own.
+ */
+async function openGame(page: Page, url?: string): Promise<{ game: FrameLocator | Page; click: (point: Point) => Promise<void> }> {
+  await page.goto(url ?? `${origin}/`);
+  const game = url === undefined ? page.frameLocator('iframe') : page;
   // The game's live region: what a screen reader hears of the canvas.
   await expect(game.locator('#status')).toHaveText('Log in with itch.io to play.');
   const canvas = (await game.locator('canvas').boundingBox())!;
@@ -133,7 +140,7 @@ test('an owner of the game logs in from the canvas, is greeted, and opens the va
   expect(answer.user.id).toBe(owner.id);
   expect(answer.owns).toEqual({ [STARFALL_KEEP]: true });
   await expect(game.locator('#status')).toHaveText(`${hello(owner)} The vault is open to you.`);
-  expect(await context.cookies(origin.replace('127.0.0.1', 'localhost')), 'no cookie for the game').toEqual([]);
+  expect(await context.cookies(gameOrigin()), 'no cookie for the game').toEqual([]);
 
   const vault = page.waitForResponse(`${origin}/api/levels/vault`);
   await click(BUTTONS.vault);
@@ -145,6 +152,34 @@ test('an owner of the game logs in from the canvas, is greeted, and opens the va
   // Played: a click on one of the stars the site sent.
   await click(level.stars[0]!);
   await expect(game.locator('#status')).toHaveText(`The vault: 1 of ${level.stars.length} stars caught.`);
+  // The game never held the token: nothing of it is in the game's page (the plugin's session keeps it).
+  const frame = page.frames().find((candidate) => candidate.url().startsWith(gameOrigin()))!;
+  expect(await frame.evaluate(() => document.documentElement.outerHTML)).not.toContain(answer.gameToken);
+});
+
+test("the plugin's session keeps the login over a reload where the game may keep it, renewing its game token at once", async ({
+  page,
+  context,
+}) => {
+  // Framed, this Chromium (a Playwright context is like an incognito window) denies the game its
+  // sessionStorage: the session then keeps the token in memory only, and a reload asks for a new
+  // login. Opened as a page of its own (its storage allowed), the game keeps it.
+  const { game, click } = await openGame(page, `${gameOrigin()}/game/`);
+  const answer = await logIn(page, context, click, owner);
+  await expect(game.locator('#status')).toHaveText(`${hello(owner)} The vault is open to you.`);
+  const renewed = page.waitForResponse((response) => response.url() === `${origin}/api/renew` && response.request().method() === 'POST');
+  await page.reload();
+  const renewal = await renewed;
+  expect(renewal.status(), 'the kept token, renewed after the reload').toBe(200);
+  expect(await renewal.request().headerValue('authorization')).toBe(`Bearer ${answer.gameToken}`);
+  const { gameToken } = (await renewal.json()) as { gameToken: string };
+  await expect(game.locator('#status')).toHaveText(`${hello(owner)} The vault is open to you.`);
+  // The vault opens with the renewed token, without a popup.
+  const vault = page.waitForResponse(`${origin}/api/levels/vault`);
+  await click(BUTTONS.vault);
+  expect(await (await vault).request().headerValue('authorization')).toBe(`Bearer ${gameToken}`);
+  await expect(game.locator('#status')).toHaveText(/^The vault: catch the \d+ stars\.$/);
+  expect(context.pages(), 'no popup after the reload').toHaveLength(1);
 });
 
 test('a player who does not own the game is greeted, the vault stays locked, and the site refuses its data (403)', async ({

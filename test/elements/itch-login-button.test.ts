@@ -81,12 +81,12 @@ describe('<itch-login-button>', () => {
 
   it('builds the authorization address with every parameter on click', async () => {
     const { inner, visits } = await button(
-      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:me profile:games" base-url="http://127.0.0.1:8787/itch"></itch-login-button>`,
+      html`<itch-login-button client-id="abc" redirect-uri=${REDIRECT} scope="profile:me profile:games" base-url="http://127.0.0.1:4824/itch"></itch-login-button>`,
     );
     inner.click();
     expect(visits).to.have.length(1);
     const url = new URL(visits[0]!);
-    expect(url.origin + url.pathname).to.equal('http://127.0.0.1:8787/itch/user/oauth');
+    expect(url.origin + url.pathname).to.equal('http://127.0.0.1:4824/itch/user/oauth');
     const params = Object.fromEntries(url.searchParams);
     expect(params).to.include({ client_id: 'abc', redirect_uri: REDIRECT, response_type: 'token', scope: 'profile:me profile:games' });
     expect(params['state']).to.match(/^[A-Za-z0-9_-]{43}$/);

@@ -164,4 +164,12 @@ describe('itch-oauth-widget emulator', () => {
     assert.equal(await main(['emulator', '--help'], { out: (text) => lines.push(text), err: (text) => lines.push(text) }), undefined);
     assert.match(lines.join('\n'), /^Usage: itch-oauth-widget emulator \[options\]/);
   });
+
+  test("its default port is not wrangler dev's (8787) nor a Vite server's", async () => {
+    const lines: string[] = [];
+    await main(['--help'], { out: (text) => lines.push(text), err: (text) => lines.push(text) });
+    const port = Number(/--port N +port to listen on \(default (\d+);/.exec(lines.join('\n'))?.[1]);
+    assert.equal(port, 4824);
+    assert.ok(![8787, 8788, 5173, 4173, 3000].includes(port));
+  });
 });

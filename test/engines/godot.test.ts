@@ -30,6 +30,8 @@ interface Report {
   user_id?: number;
   has_game_token?: boolean;
   button_text?: string;
+  status?: number;
+  body?: string;
 }
 
 interface Game {
@@ -98,7 +100,7 @@ async function openGame(query = ''): Promise<Game> {
   return game;
 }
 
-/** A real mouse click on the canvas: the example's button fills its left half, the driver's its right. */
+/** A real mouse click on the canvas: the example's button fills its upper left, the driver's its upper right. */
 async function clickButton(game: Game, which: 'example' | 'driver'): Promise<Page> {
   const popup = new Promise<Page>((resolve) => game.page.once('popup', (page) => page && resolve(page)));
   await game.page.mouse.click(which === 'example' ? 160 : 480, 180);
@@ -118,7 +120,7 @@ async function approve(popup: Page, userId: number): Promise<void> {
 }
 
 describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on)', { skip }, () => {
-  test("the example's button logs in: logged_in reaches GDScript with the user (id a float, int() exact), owns and a game token, and the button says hello", async (t) => {
+  test("the example's button logs in: logged_in reaches GDScript with the user (id a float, int() exact) and owns, the page keeps the game token, and the button says hello", async (t) => {
     const game = await openGame();
     try {
       const started = Date.now();
@@ -132,8 +134,30 @@ describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on
       assert.equal(report.user_id_type, 'float', "JSON.parse_string gives every number as a float: the README's int(user.id)");
       assert.equal(report.user_id, C.users.gamer);
       assert.deepEqual(report.owns, { [String(C.games.starfallKeep)]: true });
-      assert.equal(report.has_game_token, true);
+      assert.equal(report.has_game_token, false, 'with renew, the page keeps the game token: GDScript never holds it');
       assert.match(report.button_text ?? '', /^Hello Mossy Pine \(owns: \{ "\d+": true \}\)$/);
+      assert.deepEqual(game.problems, [], 'the console stays clean');
+    } finally {
+      await game.page.browserContext().close();
+    }
+  });
+
+  test("the example's save button calls the site's API with ItchLogin.fetch: the page adds the game token, GDScript gets the status and the body", async () => {
+    const game = await openGame();
+    try {
+      await approve(await clickButton(game, 'example'), C.users.gamer);
+      await waitForReport(game, 'logged_in', (r) => r.event === 'logged_in');
+      const before = world.apiCalls.length;
+      await game.page.mouse.click(320, 315); // the example's SaveButton, along the bottom
+      await waitForReport(game, 'the save to reach the site', () => world.apiCalls.length > before);
+      const saved = world.apiCalls[before]!;
+      assert.equal(saved.method, 'PUT');
+      assert.match(saved.authorization ?? '', /^Bearer ey[\w-]+\.[\w-]+\.[\w-]+$/, 'the game token, added by the page');
+      await game.page.keyboard.press('l');
+      const read = await waitForReport(game, 'fetched', (r) => r.event === 'fetched');
+      assert.equal(read.status, 200, JSON.stringify(read));
+      assert.deepEqual(JSON.parse(read.body ?? ''), { user: C.users.gamer, progress: { stars: 3 } });
+      assert.equal(read.button_text, 'Saved', "the example's button read the 204");
       assert.deepEqual(game.problems, [], 'the console stays clean');
     } finally {
       await game.page.browserContext().close();

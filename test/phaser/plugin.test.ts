@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import * as Phaser from 'phaser';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { preparePopupLogin } from '../../src/core/login.js';
-import { ItchLoginPlugin, type ItchLoginPluginOptions } from '../../src/phaser/index.js';
+import { ItchLoginPlugin, type ItchLoginPluginData, type ItchLoginPluginOptions } from '../../src/phaser/index.js';
 
 const DATA: ItchLoginPluginOptions = {
   clientId: 'abc',
@@ -11,7 +11,7 @@ const DATA: ItchLoginPluginOptions = {
 };
 
 /** A Phaser game with the plugin installed as the README says, once it has booted. */
-async function bootGame(data: ItchLoginPluginOptions = DATA): Promise<Phaser.Game> {
+async function bootGame(data: ItchLoginPluginData = DATA): Promise<Phaser.Game> {
   // (The Canvas renderer: a HEADLESS game boots its plugin manager before it reads the config's
   // global plugins, and never installs them.)
   const game = new Phaser.Game({
@@ -35,6 +35,16 @@ async function destroy(game: Phaser.Game): Promise<void> {
   await ended;
 }
 
+/** A game token as the site's `createSessions` makes one (the session reads its claims, never checks them). */
+function gameToken(user: object): string {
+  const iat = Math.floor(Date.now() / 1000);
+  const payload = btoa(JSON.stringify({ sub: '7', iat, exp: iat + 3600, user, owns: { 2001: true } }))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return `eyJhbGciOiJFZERTQSJ9.${payload}.c2ln`;
+}
+
 const pluginOf = (game: Phaser.Game) => game.plugins.get('ItchLogin') as ItchLoginPlugin;
 
 /** What the game's event emitter heard of logins. */
@@ -55,15 +65,20 @@ function stubWindow(answer: () => Response) {
   const realOpen = window.open;
   const realFetch = window.fetch;
   const opened: string[] = [];
+  const requests: Request[] = [];
   let closed = false;
   const popup = { closed: false, close: () => void (closed = true), focus() {}, location: { href: '' } } as unknown as Window;
   window.open = ((url: string) => {
     opened.push(url);
     return popup;
   }) as typeof window.open;
-  window.fetch = (async () => answer()) as typeof window.fetch;
+  window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    requests.push(new Request(input, init));
+    return answer();
+  }) as typeof window.fetch;
   return {
     opened,
+    requests,
     closed: () => closed,
     restore() {
       window.open = realOpen;
@@ -101,6 +116,35 @@ describe('ItchLoginPlugin', () => {
     } finally {
       stub.restore();
     }
+  });
+
+  it('keeps the login in its session with renew: the answer and the event carry no game token, session.fetch sends it', async () => {
+    game = await bootGame({ ...DATA, renew: '/api/renew' });
+    const user = { id: 7, username: 'mossy' };
+    const token = gameToken(user);
+    const stub = stubWindow(() => Response.json({ user, owns: { 2001: true }, gameToken: token }));
+    try {
+      const heard = listen(game);
+      const { session } = pluginOf(game);
+      expect(session?.signedIn).to.equal(false);
+      expect(await pluginOf(game).login()).to.deep.equal({ user, owns: { 2001: true } });
+      expect(heard).to.deep.equal([{ event: 'itch-login', value: { user, owns: { 2001: true } } }]);
+      expect(session!.signedIn).to.equal(true);
+      expect(session!.user).to.deep.equal(user);
+      await session!.fetch('/api/progress');
+      expect(stub.requests.at(-1)!.headers.get('Authorization')).to.equal(`Bearer ${token}`);
+      await session!.fetch('https://elsewhere.example/scores');
+      expect(stub.requests.at(-1)!.headers.get('Authorization'), 'another origin gets no token').to.equal(null);
+      await session!.logout();
+    } finally {
+      stub.restore();
+      sessionStorage.clear();
+    }
+  });
+
+  it('has no session without renew', async () => {
+    game = await bootGame();
+    expect(pluginOf(game).session).to.equal(undefined);
   });
 
   it('gives the login under way to a second call, and opens no second popup', async () => {

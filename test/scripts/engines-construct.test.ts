@@ -1,4 +1,4 @@
-// engines/construct: itch-login.js and on-login-clicked.js after a minifier that renames
+// engines/construct: itch-login.js with on-login-clicked.js (and on-save-clicked.js) after a minifier that renames
 // properties, as Construct's export with "Minify script: Advanced" does (Closure Compiler's
 // advanced mode renames every property written obj.name, never one written obj["name"]): esbuild
 // joins the two as Construct's project does, terser renames the properties (mangle.properties,
@@ -14,12 +14,15 @@ import { minify } from 'terser';
 
 const construct = fileURLToPath(new URL('../../engines/construct/', import.meta.url));
 
-/** The drop-in as an event sheet's script action uses it, with the property names renamed. */
-async function minified(): Promise<string> {
+/**
+ * The drop-in as an event sheet's script action uses it, with the property names renamed. Construct
+ * runs a script action as an async function (on-save-clicked.js awaits).
+ */
+async function minified(action = 'on-login-clicked.js'): Promise<string> {
   const joined = await build({
     stdin: {
       // importsForEvents.js imports the module; the action's `runtime` is the event's.
-      contents: `import * as ItchLogin from './itch-login.js';\nconst runtime = globalThis['testRuntime'];\n${readFileSync(`${construct}on-login-clicked.js`, 'utf8')}`,
+      contents: `import * as ItchLogin from './itch-login.js';\nconst runtime = globalThis['testRuntime'];\n(async () => {\n${readFileSync(`${construct}${action}`, 'utf8')}\n})();`,
       resolveDir: construct,
     },
     bundle: true,
@@ -92,6 +95,7 @@ describe('engines/construct after property renaming', () => {
       clientId: 'YOUR_CLIENT_ID',
       redirectUri: 'https://mygame.example/callback.html',
       backend: 'https://mygame.example/auth/itch',
+      renew: 'https://mygame.example/api/renew',
       mode: 'popup',
     });
     assert.deepEqual(seen.calls, [
@@ -121,5 +125,47 @@ describe('engines/construct after property renaming', () => {
     );
     const rejected = await run({ ok: false, code: 'aborted', message: 'x' }, () => Promise.reject(new Error('rejected')));
     assert.match(rejected.errors.join('\n'), /"ItchLoginFailed" is missing or failed.*rejected/);
+  });
+});
+
+/** Runs the minified save action: the bridge's fetch settles with `result`; returns what it saw and the action's globals. */
+async function runSave(result: object): Promise<{ url: string; init: unknown; callback: string; globalVars: Record<string, unknown> }> {
+  const code = await minified('on-save-clicked.js');
+  const scope = globalThis as Record<string, unknown>;
+  const seen = { url: '', init: undefined as unknown, callback: '', globalVars: { Stars: 7 } as Record<string, unknown> };
+  try {
+    scope['ItchOAuth'] = {
+      bridge: {
+        fetch(url: string, initJson: string, callbackName: string) {
+          Object.assign(seen, { url, init: JSON.parse(initJson), callback: callbackName });
+          const [object, method] = callbackName.split('.') as [string, string];
+          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
+          return '1';
+        },
+      },
+    };
+    scope['testRuntime'] = { globalVars: seen.globalVars };
+    new Function(code)();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return seen;
+  } finally {
+    delete scope['ItchOAuth'];
+    delete scope['testRuntime'];
+    delete scope['ItchLoginConstruct'];
+  }
+}
+
+describe('engines/construct ItchLogin.fetch after property renaming', () => {
+  it("passes fetch()'s init under its own names, and the answer's status and body reach the action", async () => {
+    const seen = await runSave({ ok: true, response: { status: 204, body: '' } });
+    assert.equal(seen.url, 'https://mygame.example/api/progress');
+    assert.deepEqual(seen.init, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{"stars":7}' });
+    assert.equal(seen.callback, 'ItchLoginConstruct.fetched');
+    assert.equal(seen.globalVars['Saved'], true);
+  });
+
+  it('resolves with status 0 when no answer came (never rejects into the event sheet)', async () => {
+    const seen = await runSave({ ok: false, code: 'network_error', message: 'offline' });
+    assert.equal(seen.globalVars['Saved'], false);
   });
 });

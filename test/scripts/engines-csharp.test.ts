@@ -1,4 +1,4 @@
-// engines/unity: ItchLogin.cs and the example ItchLoginButton.cs compile with Mono's C# compiler
+// engines/unity: ItchLogin.cs and the examples ItchLoginButton.cs and ItchSaveButton.cs compile with Mono's C# compiler
 // (Debian's mono-mcs) against a stub of the UnityEngine types they use, for the WebGL build (UNITY_WEBGL: the [DllImport("__Internal")]
 // functions) and for the editor; the editor's build runs under Mono (Harness.cs); and the functions
 // it imports are those ItchLogin.jslib defines. Unity itself cannot run here. Without mcs and mono
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const file = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const script = file('engines/unity/Scripts/ItchLogin.cs');
-const example = file('engines/unity/Scripts/ItchLoginButton.cs');
+const examples = ['ItchLoginButton.cs', 'ItchSaveButton.cs'].map((name) => file(`engines/unity/Scripts/${name}`));
 const jslib = file('engines/unity/Plugins/WebGL/ItchLogin.jslib');
 const stub = file('test/scripts/fixtures/unity-stub/UnityEngine.cs');
 const harness = file('test/scripts/fixtures/unity-stub/Harness.cs');
@@ -33,7 +33,7 @@ function compile(defines: string[]): { status: number | null; output: string } {
       ...defines.map((name) => `-define:${name}`),
       stub,
       script,
-      example,
+      ...examples,
     ],
     { encoding: 'utf8' },
   );
@@ -65,10 +65,15 @@ describe('engines/unity ItchLogin.cs', () => {
     assert.equal(runInEditor()[0], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only');
   });
 
+  it('outside a WebGL build, Fetch answers onAnswer(0, "") at once and throws nothing', { skip }, () => {
+    assert.equal(runInEditor()[1], 'fetch returned "", onAnswer 0 ""');
+  });
+
   it('marks what only SendMessage and JsonUtility reach [Preserve], against High stripping', { skip }, () => {
-    assert.deepEqual(runInEditor().slice(1), [
+    assert.deepEqual(runInEditor().slice(2), [
       'method OnItchLoginSuccess preserved: True',
       'method OnItchLoginError preserved: True',
+      'method OnItchFetchAnswer preserved: True',
       'class Options preserved: True',
       'class Failure preserved: True',
     ]);
@@ -77,14 +82,14 @@ describe('engines/unity ItchLogin.cs', () => {
   it('imports exactly the functions ItchLogin.jslib defines', () => {
     const imported = [...readFileSync(script, 'utf8').matchAll(/static extern \w+ (\w+)\(/g)].map((match) => match[1]).sort();
     const defined = [...readFileSync(jslib, 'utf8').matchAll(/^ {2}(\w+): function/gm)].map((match) => match[1]).sort();
-    assert.deepEqual(imported, ['ItchLogin_Cancel', 'ItchLogin_Login']);
+    assert.deepEqual(imported, ['ItchLogin_Cancel', 'ItchLogin_Fetch', 'ItchLogin_Login']);
     assert.deepEqual(defined, imported);
   });
 
   it('has the methods ItchLogin.jslib calls through SendMessage, each taking one string', () => {
     const source = readFileSync(script, 'utf8');
     const sent = [...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\s*\w+,\s*'(\w+)'/g)].map((match) => match[1]);
-    assert.deepEqual(sent.sort(), ['OnItchLoginError', 'OnItchLoginSuccess']);
+    assert.deepEqual(sent.sort(), ['OnItchFetchAnswer', 'OnItchLoginError', 'OnItchLoginSuccess']);
     for (const method of sent) assert.match(source, new RegExp(`void ${method}\\(string \\w+\\)`));
   });
 });

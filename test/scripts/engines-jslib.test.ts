@@ -58,9 +58,20 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
     assert.deepEqual(lines.slice(4, 6), ['cancel 2: 1', 'cancel 99: 0']);
   });
 
-  it('sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer, OnItchLoginError with the code', () => {
-    assert.deepEqual(lines.slice(6).sort(), [
+  it("passes a fetch's method and body (as application/json) to the bridge's fetch, and returns its id as a C string", () => {
+    assert.deepEqual(lines.slice(6, 10), [
+      'bridge.fetch https://game.example/api/progress {"method":"PUT","headers":{"Content-Type":"application/json"},"body":"{\\"stars\\":3}"} ItchLoginUnityFetch.settled',
+      'fetch returned 3',
+      'bridge.fetch https://game.example/api/progress {"method":"GET"} ItchLoginUnityFetch.settled',
+      'fetch returned 4',
+    ]);
+  });
+
+  it('sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer, OnItchLoginError with the code, OnItchFetchAnswer with the status (0: no answer) and the body', () => {
+    assert.deepEqual(lines.slice(10).sort(), [
+      `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchFetchAnswer', '3\n204\n'])}`,
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '1\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
+      `SendMessage ${JSON.stringify(['Other Object', 'OnItchFetchAnswer', '4\n0\n'])}`,
       `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled."}'])}`,
     ]);
   });
@@ -72,7 +83,7 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
       { library },
     );
     const signatures: Record<string, unknown> = Object.fromEntries(Object.entries(library).filter(([name]) => name.endsWith('__sig')));
-    assert.deepEqual(signatures, { ItchLogin_Login__sig: 'ppp', ItchLogin_Cancel__sig: 'ip' });
+    assert.deepEqual(signatures, { ItchLogin_Login__sig: 'ppp', ItchLogin_Fetch__sig: 'ppppp', ItchLogin_Cancel__sig: 'ip' });
     for (const [name, value] of Object.entries(library))
       if (typeof value === 'function') assert.equal(String(library[`${name}__sig`]).length, value.length + 1, name);
   });

@@ -17,7 +17,7 @@ const engines = fileURLToPath(new URL('../../engines/defold', import.meta.url));
 const harness = fileURLToPath(new URL('./fixtures/defold/run.lua', import.meta.url));
 
 /** Runs the module in Lua 5.1 on a page with or without itch_login.js; the harness's lines. */
-function runInLua51(page: 'with-half' | 'no-half'): string[] {
+function runInLua51(page: 'with-half' | 'no-half' | 'fetch'): string[] {
   const run = spawnSync('lua5.1', [harness, page, engines], { encoding: 'utf8' });
   assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
   return run.stdout.trim().split('\n');
@@ -44,6 +44,18 @@ describe('engines/defold itch_login.lua', () => {
       'callback self=login.script ok=true code=nil user=mossy',
     ]);
   });
+
+  it(
+    "runs in Lua 5.1: fetch passes the URL and init to the page as JSON, and the callback gets the answer's status and body",
+    { skip: skip51 },
+    () => {
+      assert.deepEqual(runInLua51('fetch'), [
+        'fetch returned 2',
+        'ran typeof window.ItchLoginDefold | ItchLoginDefold.fetch({"init":{"body":"{\\"stars\\":\\"3\\"}","method":"PUT"},"url":"https://game.example/api/progress"})',
+        'fetch callback self=login.script status=200 body={}',
+      ]);
+    },
+  );
 
   it('runs in Lua 5.1: a page without itch_login.js calls back config_invalid before html5.run starts anything', { skip: skip51 }, () => {
     assert.deepEqual(runInLua51('no-half'), [

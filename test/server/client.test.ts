@@ -142,8 +142,8 @@ describe('createItchClient: where each credential goes', () => {
   it('keeps the path prefix of baseUrl and of apiBaseUrl', async () => {
     const stub = stubFetch();
     const itch = createItchClient({
-      baseUrl: 'http://127.0.0.1:8787/itch/',
-      apiBaseUrl: 'http://127.0.0.1:8787/itch/api/',
+      baseUrl: 'http://127.0.0.1:4824/itch/',
+      apiBaseUrl: 'http://127.0.0.1:4824/itch/api/',
       credential: { type: 'api-key', key: SECRET },
       fetch: stub.fetch,
     });
@@ -151,7 +151,7 @@ describe('createItchClient: where each credential goes', () => {
     await itch.profile();
     assert.deepEqual(
       stub.calls.map((call) => call.url),
-      ['http://127.0.0.1:8787/itch/api/1/key/me', 'http://127.0.0.1:8787/itch/api/profile'],
+      ['http://127.0.0.1:4824/itch/api/1/key/me', 'http://127.0.0.1:4824/itch/api/profile'],
     );
   });
 

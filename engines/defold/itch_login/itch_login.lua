@@ -9,6 +9,11 @@
 --
 -- result: { ok = true, id, user = { id, username, display_name, … }, owns = { ["<game id>"] = bool },
 -- game_token, response = "<the token endpoint's JSON answer>" } or { ok = false, id, code, message }.
+--
+-- With renew (your sessions.renew URL) among the login's options, the page keeps the game token
+-- (no game_token then), and itch_login.fetch calls your site's API with it:
+--   itch_login.fetch("https://…/api/progress", { method = "PUT", body = json.encode({ stars = 3 }) },
+--     function(self, answer) print(answer.status, answer.body) end)
 -- Written for Lua 5.1 (Defold's LuaJIT): no goto, no integer division, no bitwise operators.
 
 local M = {}
@@ -16,7 +21,7 @@ local M = {}
 local callbacks = {}
 
 local function listener(self, message_id, message)
-	if message_id ~= "itch_login" or type(message) ~= "table" then
+	if (message_id ~= "itch_login" and message_id ~= "itch_login_fetch") or type(message) ~= "table" then
 		return
 	end
 	local id = tostring(message.id)
@@ -56,6 +61,22 @@ function M.login(options, callback)
 	end
 	-- JSON is a JavaScript expression: the options reach the page as data, never as code.
 	local id = html5.run("ItchLoginDefold.login(" .. json.encode(options) .. ")")
+	callbacks[id] = callback
+	return id
+end
+
+--- Calls your site's API (a full URL) after a login with renew in its options: the page adds the
+--- game token for your token endpoint's origin only, and renews it when needed; the game never
+--- holds it. init is fetch()'s, as a table: method, headers, body (a string). callback(self, answer)
+--- runs once with { id, status, body }: the HTTP status (0 when no answer came) and the answer's
+--- text. Returns the id, or nil (then the callback has run with status 0).
+function M.fetch(url, init, callback)
+	if not html5 or not jstodef or html5.run("typeof window.ItchLoginDefold") ~= "object" then
+		callback(nil, { status = 0, body = "" })
+		return nil
+	end
+	-- JSON is a JavaScript expression: the call reaches the page as data, never as code.
+	local id = html5.run("ItchLoginDefold.fetch(" .. json.encode({ url = url, init = init or {} }) .. ")")
 	callbacks[id] = callback
 	return id
 end

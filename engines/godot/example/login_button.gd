@@ -6,6 +6,7 @@ func _ready() -> void:
 	ItchLogin.client_id = "YOUR_CLIENT_ID"
 	ItchLogin.redirect_uri = "https://mygame.example/callback.html"
 	ItchLogin.backend = "https://mygame.example/auth/itch"
+	ItchLogin.renew = "https://mygame.example/api/renew"  # the page keeps the game token; ItchLogin.fetch uses it
 	ItchLogin.logged_in.connect(func(user, owns): text = "Hello %s (owns: %s)" % [user.get("display_name", ""), owns])
 	ItchLogin.login_failed.connect(func(code, message): text = "Login failed: %s" % code)
 	pressed.connect(ItchLogin.login)  # a click: the popup needs the player's activation

@@ -1,9 +1,11 @@
 // Log in with itch.io from a Unity WebGL build, through Plugins/WebGL/ItchLogin.jslib.
 // Put this component on one GameObject of the first scene (it keeps it across scenes), fill in
 // its fields, then call ItchLogin.Login(onSuccess, onError) from a click or key handler: the
-// popup needs the player's activation. The answer comes back through SendMessage
-// (https://docs.unity3d.com/Manual/web-interacting-browser-unity-to-js.html), which can call only
-// a method of a GameObject with one string: hence OnItchLoginSuccess and OnItchLoginError below.
+// popup needs the player's activation. With its renew field set, the page keeps the game token
+// and ItchLogin.Fetch calls your site's API with it: the game never holds it. The answers come back
+// through SendMessage (https://docs.unity3d.com/Manual/web-interacting-browser-unity-to-js.html),
+// which can call only a method of a GameObject with one string: hence OnItchLoginSuccess,
+// OnItchLoginError and OnItchFetchAnswer below.
 using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
@@ -22,6 +24,8 @@ public class ItchLogin : MonoBehaviour
     public string scope = "profile:me";
     [Tooltip("Where itch.io lives (the emulator's address in tests); empty: https://itch.io")]
     public string baseUrl = "";
+    [Tooltip("Your site's sessions.renew URL, e.g. https://mygame.example/api/renew: the page then keeps the game token, and Fetch sends it. Empty: the answer carries the game token")]
+    public string renew = "";
 
 #if UNITY_WEBGL && !UNITY_EDITOR
     private static readonly bool inWebGLBuild = true;
@@ -31,6 +35,9 @@ public class ItchLogin : MonoBehaviour
 
     [DllImport("__Internal")]
     private static extern int ItchLogin_Cancel(string id);
+
+    [DllImport("__Internal")]
+    private static extern string ItchLogin_Fetch(string url, string method, string body, string gameObject);
 #else
     // In the editor and other builds Login answers config_invalid through onError: nothing is
     // thrown out of the player's click.
@@ -45,6 +52,11 @@ public class ItchLogin : MonoBehaviour
     {
         return 0;
     }
+
+    private static string ItchLogin_Fetch(string url, string method, string body, string gameObject)
+    {
+        return "";
+    }
 #endif
 
     private static ItchLogin instance;
@@ -52,6 +64,9 @@ public class ItchLogin : MonoBehaviour
     // The callers of the logins under way, by the login's id.
     private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>> waiting =
         new Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>>();
+
+    // The callers of the fetches under way, by the call's id.
+    private readonly Dictionary<string, Action<int, string>> fetching = new Dictionary<string, Action<int, string>>();
 
     // [Preserve]: Unity's code stripping keeps what it sees used
     // (https://docs.unity3d.com/Manual/managed-code-stripping-preserving.html); these are reached
@@ -65,6 +80,7 @@ public class ItchLogin : MonoBehaviour
         public string scope;
         public string mode;
         public string baseUrl;
+        public string renew;
     }
 
     // Filled in by JsonUtility.FromJson, which the compiler does not see.
@@ -111,6 +127,26 @@ public class ItchLogin : MonoBehaviour
         return ItchLogin_Cancel(id) == 1;
     }
 
+    /// <summary>
+    /// Calls your site's API (a full URL, e.g. https://mygame.example/api/progress) after a login
+    /// with the renew field set: the page adds the game token for your token endpoint's origin
+    /// only, and renews it when needed; the game never holds it. method is "GET", "PUT", "POST"…;
+    /// jsonBody, when not null or empty, is sent as application/json. onAnswer receives the HTTP
+    /// status and the answer's text; the status is 0 when no answer came (as UnityWebRequest's
+    /// responseCode). Returns the call's id, or "" when it could not start (onAnswer has had 0).
+    /// </summary>
+    public static string Fetch(string url, string method, string jsonBody, Action<int, string> onAnswer)
+    {
+        if (!inWebGLBuild || instance == null)
+        {
+            onAnswer(0, "");
+            return "";
+        }
+        string id = ItchLogin_Fetch(url, method, jsonBody ?? "", instance.gameObject.name);
+        instance.fetching[id] = onAnswer;
+        return id;
+    }
+
     // (Not named Start: Unity calls a method of that name when the component starts.)
     private string Begin(Action<string> onSuccess, Action<string, string> onError)
     {
@@ -122,6 +158,7 @@ public class ItchLogin : MonoBehaviour
             scope = scope,
             mode = "popup",
             baseUrl = baseUrl,
+            renew = renew,
         };
         // (JsonUtility writes an unset field as ""; ItchLogin.jslib leaves those out.)
         string json = JsonUtility.ToJson(options);
@@ -151,6 +188,19 @@ public class ItchLogin : MonoBehaviour
         KeyValuePair<Action<string>, Action<string, string>> callbacks;
         if (failure == null || !Take(failure.id, out callbacks)) return;
         callbacks.Value(failure.code, failure.message);
+    }
+
+    // Called by ItchLogin.jslib through SendMessage, with the call's id, its status and the answer's
+    // text, each after a line break (SendMessage passes one string).
+    [Preserve]
+    private void OnItchFetchAnswer(string idStatusBody)
+    {
+        string[] parts = idStatusBody.Split(new[] { '\n' }, 3);
+        Action<int, string> onAnswer;
+        if (parts.Length < 3 || !fetching.TryGetValue(parts[0], out onAnswer)) return;
+        fetching.Remove(parts[0]);
+        int status;
+        onAnswer(int.TryParse(parts[1], out status) ? status : 0, parts[2]);
     }
 
     private bool Take(string id, out KeyValuePair<Action<string>, Action<string, string>> callbacks)

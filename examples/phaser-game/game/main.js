@@ -21,13 +21,15 @@ const game = new Phaser.Game({
         key: 'ItchLogin',
         plugin: ItchLoginPlugin,
         start: true,
-        // What every login shares: the itch.io application, and the site's token handler.
+        // What every login shares: the itch.io application, and the site's token handler. With
+        // `renew`, the plugin keeps the login (plugin.session): the game token stays in it.
         data: {
           clientId: config.clientId,
-          baseUrl: config.itchBaseUrl,
+          baseUrl: config.itchBaseUrl, // the emulator here; https://itch.io for the real one
           scope: config.scope,
           redirectUri: `${config.site}/callback.html`,
           backend: `${config.site}/auth/itch`,
+          renew: `${config.site}/api/renew`, // sessions.renew: a fresh game token before this one expires
         },
       },
     ],

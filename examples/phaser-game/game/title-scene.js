@@ -16,12 +16,12 @@ export class TitleScene extends Phaser.Scene {
   }
 
   create() {
-    this.loginButton = this.buyButton = undefined; // (this scene object is reused when it starts again)
+    this.loginButton = this.buyButton = this.levelsShown = undefined; // (this scene object is reused when it starts again)
     this.add.text(400, 90, 'Star Vault', { ...TEXT, fontSize: '56px' }).setOrigin(0.5);
     this.status = this.add.text(400, 170, '', { ...TEXT, fontSize: '22px', align: 'center', wordWrap: { width: 700 } }).setOrigin(0.5);
-    const itch = this.plugins.get('ItchLogin');
-    // The login's outcome, for every scene that listens (the promise gives it too).
-    const onLogin = (answer) => this.signedIn(answer);
+    const itch = (this.itch = this.plugins.get('ItchLogin'));
+    // The login's outcome, for every scene that listens (the promise gives it too): { user, owns }.
+    const onLogin = () => this.signedIn();
     const onError = (error) => say(this.status, `Login failed: ${error.code}. Try again.`);
     this.game.events.on('itch-login', onLogin);
     this.game.events.on('itch-login-error', onError);
@@ -30,45 +30,50 @@ export class TitleScene extends Phaser.Scene {
       this.game.events.off('itch-login-error', onError);
     });
 
-    const player = this.registry.get('player');
-    if (player) return this.showLevels();
+    // Signed in already (back from a level), or after a reload: the login the plugin kept.
+    if (itch.session.signedIn) return this.showLevels();
     // `.catch`: the failure is shown by the itch-login-error listener.
     const logIn = () => itch.login().catch(() => undefined);
     this.loginButton = addButton(this, 'login', 'Log in with itch.io', logIn);
     this.input.keyboard?.on('keydown-ENTER', logIn); // a key press is an activation too
     say(this.status, 'Log in with itch.io to play.');
+    itch.session.restore().then((kept) => kept && this.scene.isActive() && this.signedIn());
   }
 
-  signedIn({ user, owns, gameToken }) {
-    const config = this.registry.get('config');
-    this.registry.set('player', user);
-    this.registry.set('gameToken', gameToken);
-    // What the login answered (the site checked it with itch.io). It only decides what the game
-    // shows: the site checks the game token again before it sends the vault's stars.
-    this.registry.set('ownsGame', owns?.[config.gameId] === true);
+  signedIn() {
+    if (this.levelsShown) return;
     this.input.keyboard?.removeAllListeners('keydown-ENTER');
     this.loginButton?.destroy();
     this.showLevels();
   }
 
+  /** Whether the player owns the game, as the login answered (the site checked it with itch.io). */
+  ownsGame() {
+    const { gameId } = this.registry.get('config');
+    // It only decides what the game shows: the site reads the game token again before it sends
+    // the vault's stars.
+    return this.itch.session.owns?.[gameId] === true;
+  }
+
   showLevels() {
-    const player = this.registry.get('player');
-    const owner = this.registry.get('ownsGame');
-    const hello = `Hello, ${player.display_name || player.username}!`;
+    this.levelsShown = true;
+    const { user } = this.itch.session; // the player, from the game token the site signed
+    const owner = this.ownsGame();
+    const hello = `Hello, ${user.display_name || user.username}!`;
     say(this.status, owner ? `${hello} The vault is open to you.` : `${hello} The vault is for owners of the game.`);
     addButton(this, 'meadow', 'The meadow', () => this.scene.start('level', MEADOW), { color: 0x3d9a5b });
     addButton(this, 'vault', owner ? 'The vault' : 'The vault (locked)', () => this.openVault(), { color: owner ? 0x8a5cf6 : 0x555a70 });
   }
 
   async openVault() {
-    if (!this.registry.get('ownsGame')) return this.offerToBuy();
+    if (!this.ownsGame()) return this.offerToBuy();
     const { site } = this.registry.get('config');
     say(this.status, 'Opening the vault…');
-    const answer = await fetch(`${site}/api/levels/vault`, {
-      headers: { Authorization: `Bearer ${this.registry.get('gameToken')}` },
-    }).catch(() => undefined);
+    // The session adds the game token (renewed when needed) for the site's origin only.
+    const answer = await this.itch.session.fetch(`${site}/api/levels/vault`).catch(() => undefined);
     if (answer?.ok) return this.scene.start('level', await answer.json());
     if (answer?.status === 403) return this.offerToBuy();
+    if (answer?.status === 401) return this.scene.restart(); // the session ended: log in again
     return say(this.status, 'The vault did not open: try again.');
   }
 

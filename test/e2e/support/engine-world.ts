@@ -1,7 +1,8 @@
 // The servers an engine's web build logs in against: the emulator as itch.io, the site (its
 // callback page and a token endpoint with sessions and an ownership check, on `localhost`) and the
 // game's own origin (`127.0.0.2`, as html-classic.itch.zone is to the site), whose pages the caller
-// serves. The answer a game gets is `{ user, owns, gameToken }`. Used by engine-bridges.spec.ts
+// serves. The answer a game gets is `{ user, owns, gameToken }`; with `renew`, the bridge keeps the
+// game token and the game calls the site's API (`/api/progress`) through `ItchOAuth.bridge.fetch`. Used by engine-bridges.spec.ts
 // (the JavaScript halves under stand-ins) and test/engines/godot.test.ts (Godot's web runtime).
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -22,6 +23,15 @@ export interface EngineWorld {
   game: string;
   /** `login()`'s options for a game of this world, as the bridge takes them. */
   options: { clientId: string; redirectUri: string; baseUrl: string; backend: string; mode: 'popup' };
+  /** The site's `sessions.renew` URL, for a bridge login kept in the page's game session. */
+  renew: string;
+  /**
+   * The site's API for game tokens (`sessions.route({ allow: ['game'] })`): `PUT` keeps the body's
+   * JSON for the player and answers 204, `GET` answers `{ user, progress }`, 401 without a token.
+   */
+  api: string;
+  /** What the API saw: each request's method and `Authorization` header. */
+  apiCalls: { method: string; authorization: string | null }[];
   close(): Promise<void>;
 }
 
@@ -49,6 +59,13 @@ export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorl
   const world = { emulator } as EngineWorld;
   let handleToken: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const tokenListener = getRequestListener((request) => handleToken(request));
+  let renew: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  let progressRoute: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+  const renewListener = getRequestListener((request) => renew(request));
+  const apiListener = getRequestListener((request) => {
+    if (request.method !== 'OPTIONS') world.apiCalls.push({ method: request.method, authorization: request.headers.get('Authorization') });
+    return progressRoute(request);
+  });
   const serveFile = (path: string, res: ServerResponse): boolean => {
     const body = packageFile(path);
     if (body === undefined) return false;
@@ -59,6 +76,8 @@ export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorl
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (serveFile(path, res)) return;
     if (path === '/auth/itch') return void tokenListener(req, res);
+    if (path === '/api/renew') return void renewListener(req, res);
+    if (path === '/api/progress') return void apiListener(req, res);
     if (path === '/callback.html') {
       return send(
         res,
@@ -85,8 +104,20 @@ export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorl
     backend: `${world.app}/auth/itch`,
     mode: 'popup',
   };
+  world.renew = `${world.app}/api/renew`;
+  world.api = `${world.app}/api/progress`;
+  world.apiCalls = [];
   emulator.addRedirectUri(client.clientId, `${world.app}/callback.html`);
   const sessions = createSessions({ secrets: ['engine-bridges-test-secret-0123456789abcdef'], allowedOrigins: [world.game] });
+  renew = (request) => sessions.renew(request);
+  const saved = new Map<string, unknown>();
+  progressRoute = sessions.route({ allow: ['game'] }, async (request, session) => {
+    if (request.method === 'PUT') {
+      saved.set(session.user.id.toString(), await request.json());
+      return new Response(null, { status: 204 });
+    }
+    return Response.json({ user: session.user.id, progress: saved.get(session.user.id.toString()) ?? null });
+  });
   handleToken = createTokenHandler({
     baseUrl: emulator.url,
     apiBaseUrl: emulator.apiUrl,

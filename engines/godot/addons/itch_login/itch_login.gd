@@ -3,13 +3,15 @@ extends Node
 ##
 ## Call [method login] in an input handler (a button's pressed signal, _input, _unhandled_input):
 ## the popup needs the player's click. The outcome arrives as [signal logged_in] or
-## [signal login_failed]. The page must load itch-oauth.iife.js, itch-oauth-bridge.iife.js and
-## addons/itch_login/itch_login.js (see engines/godot/README.md).
+## [signal login_failed]. With [member renew] set, the page keeps the game token and
+## [method fetch] calls your site's API with it: the game never holds it. The page must load
+## itch-oauth.iife.js, itch-oauth-bridge.iife.js and addons/itch_login/itch_login.js (see
+## engines/godot/README.md).
 
 ## The token endpoint accepted the login: [param user] is the itch.io user (a Dictionary with
 ## id, username, display_name, ...), [param owns] maps game ids (as strings) to whether the
-## player owns that game (empty when the backend checks no ownership). The whole answer, with its
-## game token, is in [member response].
+## player owns that game (empty when the backend checks no ownership). The whole answer is in
+## [member response] (with its game token when [member renew] is empty).
 signal logged_in(user: Dictionary, owns: Dictionary)
 ## The login failed: [param code] is one of the package's error codes (popup_closed, popup_blocked,
 ## not_owner, aborted, config_invalid, ...), [param message] says why in English.
@@ -25,14 +27,21 @@ signal login_failed(code: String, message: String)
 @export var scope := "profile:me"
 ## Where itch.io lives (the emulator's address in tests). Empty: https://itch.io.
 @export var base_url := ""
+## Your site's renewal URL (sessions.renew), e.g. https://mygame.example/api/renew: the login is
+## then kept in the page, which renews the game token and adds it in [method fetch]. Empty: the
+## answer carries the game token.
+@export var renew := ""
 
-## Your token endpoint's last answer (user, owns, gameToken with createSessions).
+## Your token endpoint's last answer (user, owns; gameToken with createSessions, without [member renew]).
 var response: Dictionary = {}
 
 # JavaScriptBridge calls GDScript back only while the JavaScriptObject that create_callback made
 # is referenced from GDScript: a local variable would be freed when login() returns, and the
 # result would never arrive. So it lives as long as this autoload.
 var _on_result: JavaScriptObject = null
+var _on_fetched: JavaScriptObject = null
+# The callers of the fetches under way, by the call's id.
+var _fetches := {}
 
 
 ## Starts a login; returns its id (for [method cancel]), or "" when this is not a web export.
@@ -49,7 +58,28 @@ func login() -> String:
 	var options := {"clientId": client_id, "redirectUri": redirect_uri, "backend": backend, "scope": scope, "mode": "popup"}
 	if base_url != "":
 		options["baseUrl"] = base_url
+	if renew != "":
+		options["renew"] = renew
 	return str(itch.login(JSON.stringify(options), _on_result))
+
+
+## Calls your site's API (a full URL, e.g. https://mygame.example/api/progress) after a login with
+## [member renew]: the page adds the game token for your token endpoint's origin only, and renews
+## it when needed; the game never holds it. [param init] is fetch()'s: "method", "headers" (a
+## Dictionary), "body" (a String). [param on_answer] is called once with the HTTP status and the
+## answer's text; status 0 when no answer came (as HTTPRequest's response_code). Returns the
+## call's id, or "" when it could not start (then [param on_answer] has been called with 0).
+func fetch(url: String, init: Dictionary = {}, on_answer: Callable = Callable()) -> String:
+	var itch = _interface()
+	if itch == null:
+		if on_answer.is_valid():
+			on_answer.call(0, "")
+		return ""
+	if _on_fetched == null:
+		_on_fetched = JavaScriptBridge.create_callback(_fetched)
+	var id := str(itch.fetch(url, JSON.stringify(init), _on_fetched))
+	_fetches[id] = on_answer
+	return id
 
 
 ## Cancels a login: its popup closes and [signal login_failed] says "aborted".
@@ -77,3 +107,16 @@ func _settled(args: Array) -> void:
 		logged_in.emit(response.get("user", {}), response.get("owns", {}))
 	else:
 		login_failed.emit(str(result.get("code", "")), str(result.get("message", "")))
+
+
+func _fetched(args: Array) -> void:
+	var result = JSON.parse_string(str(args[0]))
+	if typeof(result) != TYPE_DICTIONARY:
+		return
+	var id := str(result.get("id", ""))
+	var on_answer: Callable = _fetches.get(id, Callable())
+	_fetches.erase(id)
+	var answer = result.get("response")
+	var ok: bool = result.get("ok", false) and typeof(answer) == TYPE_DICTIONARY
+	if on_answer.is_valid():
+		on_answer.call(int(answer.get("status", 0)) if ok else 0, str(answer.get("body", "")) if ok else "")

@@ -1,6 +1,7 @@
 // The JavaScript half of the Godot 4 addon: loaded by the web export's page after
 // itch-oauth.iife.js and itch-oauth-bridge.iife.js (Project > Export > Web > Head Include).
-// itch_login.gd calls ItchLoginGodot.login(optionsJson, callback) through JavaScriptBridge, with a
+// itch_login.gd calls ItchLoginGodot.login(optionsJson, callback) and
+// ItchLoginGodot.fetch(url, initJson, callback) through JavaScriptBridge, each with a
 // callback made by JavaScriptBridge.create_callback: a JavaScript function that calls into GDScript
 // while the GDScript side keeps its JavaScriptObject referenced
 // (https://docs.godotengine.org/en/stable/classes/class_javascriptbridge.html#class-javascriptbridge-method-create-callback).
@@ -16,11 +17,22 @@
       pending[id] = callback;
       return id;
     },
+    /**
+     * Calls the site's API through the page's game session (a login with `renew`): the bridge adds
+     * the game token, which GDScript never holds. Returns the call's id; `callback(resultJson)` is
+     * called once with `{ id, ok: true, response: { status, body } }` or `{ id, ok: false, code }`.
+     */
+    fetch: function (url, initJson, callback) {
+      if (typeof callback !== 'function') throw new TypeError('ItchLoginGodot.fetch: the callback is not a function');
+      const id = ItchOAuth.bridge.fetch(String(url), String(initJson), 'ItchLoginGodot.settled');
+      pending[id] = callback;
+      return id;
+    },
     /** Cancels a login: its callback receives `aborted`. */
     cancel: function (id) {
       return ItchOAuth.bridge.cancel(String(id));
     },
-    /** The bridge's callback: the result goes to the callback of its login (the bridge calls it after login() returned). */
+    /** The bridge's callback: the result goes to the callback of its login or fetch (the bridge calls it after they returned). */
     settled: function (resultJson) {
       const id = JSON.parse(resultJson).id;
       const callback = pending[id];

@@ -47,6 +47,38 @@ mergeInto(LibraryManager.library, {
   // 64) hand the function pointers as numbers.
   ItchLogin_Login__sig: 'ppp',
 
+  // Calls the site's API through the page's game session (after a login with renew): the bridge
+  // adds the game token, which C# never holds. body, when not empty, is sent as application/json.
+  // The answer goes to the GameObject named gameObject: OnItchFetchAnswer("<id>\n<status>\n<body>"),
+  // status 0 when no answer came. Returns the call's id (a string Unity's marshalling frees).
+  ItchLogin_Fetch: function (url, method, body, gameObject) {
+    var target = UTF8ToString(gameObject);
+    var text = UTF8ToString(body);
+    var init = { method: UTF8ToString(method) || 'GET' };
+    if (text) {
+      init.headers = { 'Content-Type': 'application/json' };
+      init.body = text;
+    }
+    var fetches = (window.ItchLoginUnityFetch = window.ItchLoginUnityFetch || {
+      targets: {},
+      settled: function (resultJson) {
+        var result = JSON.parse(resultJson);
+        var name = fetches.targets[result.id];
+        delete fetches.targets[result.id];
+        var answer = result.ok ? result.response : { status: 0, body: '' };
+        SendMessage(name, 'OnItchFetchAnswer', result.id + '\n' + answer.status + '\n' + answer.body);
+      },
+    });
+    // The bridge calls ItchLoginUnityFetch.settled only after it returned: the target is known by then.
+    var id = ItchOAuth.bridge.fetch(UTF8ToString(url), JSON.stringify(init), 'ItchLoginUnityFetch.settled');
+    fetches.targets[id] = target;
+    var size = lengthBytesUTF8(id) + 1;
+    var buffer = _malloc(size);
+    stringToUTF8(id, buffer, size);
+    return buffer;
+  },
+  ItchLogin_Fetch__sig: 'ppppp',
+
   // Cancels a login: OnItchLoginError receives "aborted". Returns 1 when a login had that id.
   ItchLogin_Cancel: function (id) {
     return ItchOAuth.bridge.cancel(UTF8ToString(id)) ? 1 : 0;

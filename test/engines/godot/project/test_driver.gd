@@ -1,10 +1,12 @@
 extends Control
 # The test's side of the scene (test/engines/godot.test.ts): points the ItchLogin autoload at the
 # test's emulator and token endpoint (after the example button's _ready, which runs first, set
-# its placeholders), starts a login of its own from DriverButton and cancels it on Escape, and
-# prints every outcome as one "ITCH_TEST {json}" line, which reaches the page's console.
+# its placeholders), starts a login of its own from DriverButton and cancels it on Escape, reads
+# the site's API on L (after the example's SaveButton saved), and prints every outcome as one
+# "ITCH_TEST {json}" line, which reaches the page's console.
 
 var _last_id := ""
+var _api := ""
 
 
 func _ready() -> void:
@@ -13,6 +15,9 @@ func _ready() -> void:
 	ItchLogin.redirect_uri = config["redirectUri"]
 	ItchLogin.backend = config["backend"]
 	ItchLogin.base_url = config["baseUrl"]
+	ItchLogin.renew = config["renew"]
+	$SaveButton.api = config["api"]
+	_api = config["api"]
 	ItchLogin.logged_in.connect(_on_logged_in)
 	ItchLogin.login_failed.connect(_on_login_failed)
 	$DriverButton.pressed.connect(_on_driver_pressed)
@@ -28,6 +33,9 @@ func _unhandled_input(event: InputEvent) -> void:
 	if event is InputEventKey and event.pressed and event.keycode == KEY_ESCAPE:
 		ItchLogin.cancel(_last_id)
 		_report({"event": "cancelled", "id": _last_id})
+	# L: reads the API (what the example's SaveButton saved), through ItchLogin.fetch too.
+	if event is InputEventKey and event.pressed and event.keycode == KEY_L:
+		ItchLogin.fetch(_api, {}, _on_read)
 
 
 func _on_logged_in(user: Dictionary, owns: Dictionary) -> void:
@@ -40,6 +48,10 @@ func _on_logged_in(user: Dictionary, owns: Dictionary) -> void:
 		"has_game_token": str(ItchLogin.response.get("gameToken", "")) != "",
 		"button_text": $LoginButton.text,
 	})
+
+
+func _on_read(status: int, body: String) -> void:
+	_report({"event": "fetched", "status": status, "body": body, "button_text": $SaveButton.text})
 
 
 func _on_login_failed(code: String, message: String) -> void:

@@ -1,11 +1,6 @@
 import { CUSTOM_ELEMENTS_SCHEMA, Component, signal } from '@angular/core';
-import type { ItchLoginSuccessDetail } from 'itch-oauth-widget';
+import type { ItchLoginSuccessDetail, LoginAnswer } from 'itch-oauth-widget';
 import 'itch-oauth-widget/define';
-
-/** What this app's backend answers with (createTokenHandler's onLogin result). */
-interface LoginAnswer {
-  user: { username: string };
-}
 
 @Component({
   selector: 'app-callback',

@@ -1,11 +1,7 @@
 import 'itch-oauth-widget/define';
+import type { LoginAnswer } from 'itch-oauth-widget';
 import type {} from 'itch-oauth-widget/jsx';
 import { useState } from 'react';
-
-/** What this app's backend answers with (createTokenHandler's onLogin result). */
-interface LoginAnswer {
-  user: { username: string };
-}
 
 export function Callback() {
   const [user, setUser] = useState('');

@@ -1,12 +1,7 @@
 import 'itch-oauth-widget/define';
-import { ItchOAuthError, login } from 'itch-oauth-widget';
+import { ItchOAuthError, login, type LoginAnswer } from 'itch-oauth-widget';
 import type {} from 'itch-oauth-widget/jsx';
 import { useState } from 'react';
-
-/** What this app's backend answers with (createTokenHandler's onLogin result). */
-interface LoginAnswer {
-  user: { username: string };
-}
 
 export function Login({ clientId, itchUrl }: { clientId: string; itchUrl: string }) {
   const [user, setUser] = useState('');
