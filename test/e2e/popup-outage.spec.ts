@@ -63,6 +63,28 @@ test('the store down: the opener learns it at its first collection and closes th
   expect(world.refusals.some((refusal) => refusal.startsWith('503 service_unavailable'))).toBe(true);
 });
 
+test('the store down and the opener slow to ask: the start page itself stops before itch.io and says so', async ({ page, context }) => {
+  await start({ handler: { store: brokenStore() } });
+  const game = await openGame(page);
+  // The game's collections held back: the start page's bind, which reads the store, is first.
+  await page.route(
+    (url) => url.href.startsWith(`${world.app}/`),
+    async (route) => {
+      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 4000));
+      await route.continue().catch(() => undefined);
+    },
+  );
+  const { popup, visited } = await clickForPopup(context, game);
+  const { pages } = await import('../../src/i18n/pages/en.js');
+  await expect(popup.getByText(pages.unavailable)).toBeVisible();
+  await expect(popup.getByRole('button', { name: pages.close })).toBeVisible();
+  expect(
+    visited.filter((url) => url.startsWith(world.emulator.url)),
+    'the popup never reached itch.io',
+  ).toEqual([]);
+  await expect(game.locator('#result')).toContainText('itch-login-error {"code":"service_unavailable"', { timeout: 15_000 });
+});
+
 test("the site's server down: the popup on the browser's error page is closed and the game gets service_unavailable", async ({
   page,
   context,

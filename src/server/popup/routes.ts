@@ -199,6 +199,10 @@ async function bind(routes: Routes, request: Request, own: string, body: BindReq
   if (body.binding === undefined || !BASE64URL_256.test(body.binding) || (await popupStateOfBinding(body.binding)) !== state) {
     return errorResponse(403, 'the opener did not hand over the binding of this popup login', 'state_mismatch');
   }
+  // The store is read once before the player leaves for itch.io: where it is down, the login
+  // could not be collected after the consent page, so the popup stops here (503,
+  // service_unavailable), whatever the opener's first collection has learnt by then.
+  await relay.notice(state);
   const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
   const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
   return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);

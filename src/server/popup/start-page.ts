@@ -54,7 +54,7 @@ const bind = async (body) => {
       location.replace(reply.authorize);
       return;
     }
-    stop(words[reply.code] || words.refused);
+    stop(words[reply.code == 'service_unavailable' ? 'unavailable' : reply.code] || words.refused);
   } catch {
     stop(words.network);
   }
@@ -138,6 +138,7 @@ const SCRIPT_WORDS = [
   'network',
   'silent',
   'cookies_blocked',
+  'unavailable',
 ] as const;
 
 /** Text as HTML outside attributes (quotes stay as they are, in the words and the site's name). */
