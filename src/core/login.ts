@@ -76,6 +76,14 @@ export function isFramed(): boolean {
   }
 }
 
+/** `value` resolved against the page's address, an http(s) URL; else `config_invalid` naming `what`. */
+export function httpUrl(value: string, what: string): URL {
+  const url = URL.canParse(value, location.href) ? new URL(value, location.href) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new ItchOAuthError('config_invalid', `${what} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  return url;
+}
+
 /** Checks the options as far as possible before anything happens. */
 export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; backend: URL | undefined; returnTo: string } {
   const mode = options.mode ?? (isFramed() ? 'popup' : 'redirect');
@@ -83,13 +91,7 @@ export function checkLoginOptions(options: LoginOptions): { mode: FlowMode; back
     throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
   buildAuthorizeUrl({ ...authorizeOptions(options), state: '-' });
   const returnTo = assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
-  let backend: URL | undefined;
-  if (options.backend) {
-    backend = URL.canParse(options.backend, location.href) ? new URL(options.backend, location.href) : undefined;
-    if (backend === undefined || !/^https?:$/.test(backend.protocol)) {
-      throw new ItchOAuthError('config_invalid', `backend must be an http(s) URL, got ${JSON.stringify(options.backend)}`);
-    }
-  }
+  const backend = options.backend ? httpUrl(options.backend, 'backend') : undefined;
   if (mode === 'popup' && backend === undefined) {
     throw new ItchOAuthError('config_invalid', "popup mode needs backend: your token endpoint (the capture's data-backend)");
   }
