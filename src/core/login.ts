@@ -205,7 +205,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
         throw blocked;
       });
     } catch (error) {
-      if (cancel?.aborted) throw new ItchOAuthError('aborted', 'the page cancelled the login', { cause: cancel.reason });
+      if (cancel?.aborted) throw new ItchOAuthError('aborted', ABORTED, { cause: cancel.reason });
       throw error;
     } finally {
       cancel?.removeEventListener('abort', onCancel);
