@@ -38,7 +38,15 @@ const minifyCss: Plugin = {
 /**
  * The script-tag files have budgets (scripts/check-size.mjs): terser's repeated passes over each
  * minified file take out about 40 bytes more of the capture, 200 of the full and button files.
+ * Function declarations hoisted to the top of their scope (as the language does anyway) sit
+ * together, which gzip finds easier to compress (about 85 B gzip of the full file, 35 of the button's).
+ * Lit's own internal protocol between lit-html, reactive-element and lit-element (its properties
+ * named `_$…`, such as `_$litType$` or `_$AH`) is renamed to short names, consistently within the
+ * file (about 95 B of the full file, 60 of the button's). Each file carries its own Lit, so nothing
+ * outside it reads those names, and no name of the package's own starts with `_$`: the `ItchOAuth`
+ * global's exports, the elements' properties, attributes and events, options and JSON fields keep theirs.
  * @see https://terser.org/docs/options/#compress-options
+ * @see https://terser.org/docs/options/#mangle-properties-options
  */
 const terserPasses: Plugin = {
   name: 'terser-passes',
@@ -50,7 +58,16 @@ const terserPasses: Plugin = {
         // The files with exports are `var ItchOAuth = (…)()`: that name is the global, which a
         // top-level pass would drop as unused. The capture exports nothing.
         toplevel: !/^var ItchOAuth\b/m.test(chunk.code),
-        compress: { passes: 3, unsafe: true, unsafe_arrows: true, unsafe_methods: true, unsafe_comps: true, pure_getters: true },
+        compress: {
+          passes: 3,
+          unsafe: true,
+          unsafe_arrows: true,
+          unsafe_methods: true,
+          unsafe_comps: true,
+          pure_getters: true,
+          hoist_funs: true,
+        },
+        mangle: { properties: { regex: /^_\$/ } },
       });
       chunk.code = code!;
     }
@@ -73,6 +90,9 @@ const iife = (entry: string, fileName: string): UserConfig => ({
     target: 'es2022',
     minify: true,
     lib: { entry, formats: ['iife'], name: 'ItchOAuth', fileName: () => fileName },
+    // The `ItchOAuth` global is a plain object: no `Symbol.toStringTag` of "Module" defined on it
+    // (about 26 B gzip of each file with exports).
+    rollupOptions: { output: { generatedCode: { symbols: false } } },
   },
   define: { 'process.env.NODE_ENV': '"production"' },
   plugins: [minifyCss, terserPasses],

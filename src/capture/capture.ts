@@ -2,6 +2,7 @@ import { ACCESS_DENIED, BACKEND_REJECTED, CONFIG_INVALID, INVALID_RESPONSE, SERV
 import { readCallbackFragment, type CallbackParams } from '../core/fragment.js';
 import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
+import { documentProperty } from '../core/page-document.js';
 
 export interface CaptureOptions {
   /** URL the token is POSTed to (the `data-backend` attribute). Resolved against the page address. */
@@ -29,14 +30,10 @@ export interface CaptureOptions {
  * The `<script>` element running this classic script, as the browser knows it, or `null`.
  * Document's named properties override its built-ins (WebIDL `[LegacyOverrideBuiltIns]`): an
  * `<img name="currentScript">` or `<form name="currentScript">` in the page would be
- * `document.currentScript`; Document.prototype's getter is not shadowed. (The elements' files
- * ask it through src/core/page-document.ts; this copy is the capture's, which imports nothing it
- * does not need.)
+ * `document.currentScript`; Document.prototype's getter is not shadowed (see
+ * src/core/page-document.ts, which the elements' files ask too).
  */
-export const currentScript = (): HTMLScriptElement | null =>
-  (Document.prototype as unknown as { __lookupGetter__(name: string): () => HTMLScriptElement | null })
-    .__lookupGetter__('currentScript')
-    .call(document);
+export const currentScript = (): HTMLScriptElement | null => documentProperty('currentScript') as HTMLScriptElement | null;
 
 /**
  * What the capture writes after its own script: its view (`<output>` is a status region) and

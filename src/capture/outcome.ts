@@ -17,11 +17,14 @@ export interface CaptureOutcome {
   flow: FlowRecord | number;
 }
 
-/** Takes the outcome left by the capture (once: it is deleted), or `undefined` if there is none. */
-export function takeOutcome(storage: Storage): CaptureOutcome | undefined {
+/**
+ * Takes the outcome left by the capture in sessionStorage (once: it is deleted), or `undefined` if
+ * there is none or the browser refuses the storage.
+ */
+export function takeOutcome(): CaptureOutcome | undefined {
   try {
-    const raw = storage.getItem(OUTCOME_KEY);
-    storage.removeItem(OUTCOME_KEY);
+    const raw = sessionStorage.getItem(OUTCOME_KEY);
+    sessionStorage.removeItem(OUTCOME_KEY);
     return raw === null ? undefined : (JSON.parse(raw) as CaptureOutcome);
   } catch {
     return undefined;

@@ -7,7 +7,7 @@
  * or a log.
  */
 import { ItchOAuthError } from './errors.js';
-import { login as startLogin, type LoginOptions } from './login.js';
+import { httpUrl, login as startLogin, type LoginOptions } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
 /**
@@ -87,14 +87,6 @@ function claimsOf(token: string): Claims | undefined {
   }
 }
 
-/** An http(s) URL's origin, or `config_invalid`. */
-function originOf(url: string, what: string): string {
-  const parsed = URL.canParse(url, location.href) ? new URL(url, location.href) : undefined;
-  if (!parsed || !/^https?:$/.test(parsed.protocol))
-    throw new ItchOAuthError('config_invalid', `${what} must be an http(s) URL, got ${url}`);
-  return parsed.origin;
-}
-
 /**
  * A framed game's login, kept and used: `restore()` after a reload, `login()` from a click,
  * `fetch()` for the game's calls to its site (the game token added, renewed when needed),
@@ -111,11 +103,11 @@ function originOf(url: string, what: string): string {
  */
 export function gameSession(options: GameSessionOptions): GameSession {
   const trusted = [
-    originOf(options.backend ?? '', 'backend'),
-    ...(options.apiOrigins ?? []).map((origin) => originOf(origin, 'apiOrigins')),
+    httpUrl(options.backend ?? '', 'backend').origin,
+    ...(options.apiOrigins ?? []).map((origin) => httpUrl(origin, 'apiOrigins').origin),
   ];
-  const renewUrl = new URL(options.renew, location.href);
-  if (!trusted.includes(originOf(options.renew, 'renew')))
+  const renewUrl = httpUrl(options.renew, 'renew');
+  if (!trusted.includes(renewUrl.origin))
     throw new ItchOAuthError('config_invalid', `renew (${renewUrl}) must be on the backend's origin or one of apiOrigins`);
   const { token, claims, forget, keep, restore, send, renew } = tokenKeeper(renewUrl, options.onSignedOut);
 

@@ -90,6 +90,14 @@ export function isFramed(): boolean {
   }
 }
 
+/** `value` resolved against the page's address, an http(s) URL; else `config_invalid` naming `what`. */
+export function httpUrl(value: string, what: string): URL {
+  const url = URL.canParse(value, location.href) ? new URL(value, location.href) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol))
+    throw new ItchOAuthError('config_invalid', `${what} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  return url;
+}
+
 /**
  * Checks the options as far as possible before anything happens.
  * @group Steps of a login
@@ -100,13 +108,7 @@ export function checkLoginOptions(options: LoginOptions): { mode: LoginMode; bac
     throw new ItchOAuthError('config_invalid', `mode must be "redirect" or "popup", got ${JSON.stringify(mode)}`);
   buildAuthorizeUrl({ ...authorizeOptions(options), state: '-' });
   const returnTo = assertReturnTo(options.returnTo ?? location.pathname + location.search, location.origin);
-  let backend: URL | undefined;
-  if (options.backend) {
-    backend = URL.canParse(options.backend, location.href) ? new URL(options.backend, location.href) : undefined;
-    if (backend === undefined || !/^https?:$/.test(backend.protocol)) {
-      throw new ItchOAuthError('config_invalid', `backend must be an http(s) URL, got ${JSON.stringify(options.backend)}`);
-    }
-  }
+  const backend = options.backend ? httpUrl(options.backend, 'backend') : undefined;
   if (mode === 'popup' && backend === undefined) {
     throw new ItchOAuthError('config_invalid', "popup mode needs backend: your token endpoint (the capture's data-backend)");
   }
@@ -217,7 +219,7 @@ function popupLogin(
         throw blocked;
       });
     } catch (error) {
-      if (cancel?.aborted) throw new ItchOAuthError('aborted', 'the page cancelled the login', { cause: cancel.reason });
+      if (cancel?.aborted) throw new ItchOAuthError('aborted', ABORTED, { cause: cancel.reason });
       throw error;
     } finally {
       cancel?.removeEventListener('abort', onCancel);

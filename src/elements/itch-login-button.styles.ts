@@ -33,17 +33,12 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
 // element's box, whatever display the page gives the element (block, a width, a height), so that
 // every point of that box takes the click (a button's auto width is its content's, also as a
 // block: https://html.spec.whatwg.org/multipage/rendering.html#button-layout); Cancel beside it
-// keeps its own width.
+// keeps its own width. Each custom property of the element's is read where it applies, with its
+// default beside it: no private aliases on :host (the text is shipped).
 export const styles = /* css */ `
   :host {
     display: inline-flex;
     vertical-align: middle;
-    --_bg: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
-    --_fg: var(--itch-login-color, light-dark(#ffffff, #16161a));
-    --_hover: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
-    --_radius: var(--itch-login-radius, 6px);
-    --_font: var(--itch-login-font, inherit);
-    --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
   }
   :host([hidden]) {
     display: none;
@@ -56,20 +51,20 @@ export const styles = /* css */ `
     gap: ${GAP};
     min-height: ${HEIGHT};
     padding: ${PADDING_BLOCK} ${PADDING_INLINE};
-    border-radius: var(--_radius);
-    background: var(--_bg);
-    color: var(--_fg);
-    font: var(--_font);
+    border-radius: var(--itch-login-radius, 6px);
+    background: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    color: var(--itch-login-color, light-dark(#fff, #16161a));
+    font: var(--itch-login-font, inherit);
     font-weight: 700;
     line-height: 1.2;
     cursor: pointer;
     transition: background-color 120ms;
   }
   button:hover:not(:disabled) {
-    background: var(--_hover);
+    background: var(--itch-login-background-hover, light-dark(#c93030, #ff8a8a));
   }
   button:focus-visible {
-    outline: 3px solid var(--_ring);
+    outline: 3px solid var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
     outline-offset: 2px;
   }
   button:disabled {

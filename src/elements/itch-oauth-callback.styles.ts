@@ -5,18 +5,11 @@
 // there is no fallback). Forced colours (Windows High Contrast) keep the system's colours and a
 // system-colour border on the card and the buttons. A page restyles it through its parts
 // (status: the card; retry, close, store) and custom properties, and sets its font on the element.
+// Each custom property is read where it applies, with its default, as in the button's sheet.
 export const styles = /* css */ `
   :host {
     display: block;
     font: 1rem/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-    --_accent: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
-    --_on-accent: var(--itch-login-color, light-dark(#ffffff, #16161a));
-    --_error: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
-    --_ring: var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
-    --_radius: var(--itch-login-radius, 6px);
-    --_card: light-dark(#ffffff, #2b2b2b);
-    --_text: light-dark(#222222, #ececec);
-    --_border: light-dark(#dadada, #454545);
   }
   :host([hidden]) {
     display: none;
@@ -27,11 +20,11 @@ export const styles = /* css */ `
     margin: 2rem auto;
     padding: 1.5rem 1.75rem;
     text-align: center;
-    background: var(--_card);
-    color: var(--_text);
-    border: 1px solid var(--_border);
-    border-top: 4px solid var(--_accent);
-    border-radius: var(--_radius);
+    background: light-dark(#fff, #2b2b2b);
+    color: light-dark(#222, #ececec);
+    border: 1px solid light-dark(#dadada, #454545);
+    border-top: 4px solid var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    border-radius: var(--itch-login-radius, 6px);
     box-shadow: 0 2px 8px rgb(0 0 0 / 0.08);
     overflow-wrap: anywhere;
   }
@@ -42,7 +35,7 @@ export const styles = /* css */ `
     margin-top: 0.75em;
   }
   .error {
-    color: var(--_error);
+    color: var(--itch-login-error-color, light-dark(#b3261e, #ffb4ab));
     font-weight: 600;
   }
   a {
@@ -51,17 +44,17 @@ export const styles = /* css */ `
   }
   button {
     padding: 0.5em 1.25em;
-    border: 1px solid var(--_accent);
-    border-radius: var(--_radius);
-    background: var(--_accent);
-    color: var(--_on-accent);
+    border: 1px solid var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    border-radius: var(--itch-login-radius, 6px);
+    background: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
+    color: var(--itch-login-color, light-dark(#fff, #16161a));
     font: inherit;
     font-weight: 700;
     cursor: pointer;
   }
   button:focus-visible,
   a:focus-visible {
-    outline: 3px solid var(--_ring);
+    outline: 3px solid var(--itch-login-focus-ring, light-dark(#1f6feb, #8ab4ff));
     outline-offset: 2px;
   }
   @media (forced-colors: active) {

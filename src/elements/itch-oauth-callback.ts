@@ -35,11 +35,7 @@ export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefi
 function takeDocumentOutcome(): CaptureOutcome | undefined {
   if (!documentOutcome.taken) {
     documentOutcome.taken = true;
-    try {
-      documentOutcome.outcome = takeOutcome(sessionStorage);
-    } catch {
-      documentOutcome.outcome = undefined;
-    }
+    documentOutcome.outcome = takeOutcome();
   }
   return documentOutcome.outcome;
 }
@@ -189,13 +185,8 @@ export class ItchOAuthCallback extends LitElement {
     if (!flow) return this.navigate('/');
     try {
       const state = createState();
-      const url = buildAuthorizeUrl({
-        clientId: flow.clientId,
-        redirectUri: flow.redirectUri,
-        scope: flow.scope,
-        baseUrl: flow.baseUrl,
-        state,
-      });
+      // The stored flow's application, scopes and itch.io address (buildAuthorizeUrl reads only those).
+      const url = buildAuthorizeUrl({ ...flow, state });
       saveFlow(sessionStorage, state, { ...flow, mode: 'redirect', createdAt: Date.now() });
       this.navigate(url.href);
     } catch {

@@ -10,7 +10,7 @@
  * of the page that names itself `currentScript` (see page-document.ts) would otherwise choose
  * where the language files, and so scripts that run on the site, come from.
  */
-import { documentProperty, ownScript } from '../core/page-document.js';
+import { createElement, documentProperty, ownScript } from '../core/page-document.js';
 import { LOCALES, type WidgetMessages } from './catalogue.js';
 
 /**
@@ -39,7 +39,7 @@ let policy: Policy | undefined | null;
 /** The elements' words of a shipped locale other than English. */
 export function loadLocale(locale: string): Promise<Partial<WidgetMessages>> {
   return new Promise((resolve) => {
-    const script = Document.prototype.createElement.call(document, 'script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
+    const script = createElement('script') as HTMLScriptElement & { m?: Partial<WidgetMessages> };
     // Made once: where the page's CSP names the policies it allows and not this one, the one
     // refusal (and its report) is enough (null: tried).
     if (policy === undefined) {
