@@ -91,7 +91,11 @@ export async function collect(
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
     }
     const answer = await ask(backend, verifier, signal);
-    const pending = answer?.status === 202 ? (answer.body as Pending | null) : null;
+    const body: unknown = await answer?.json().catch(() => null);
+    // Aborted while the answer's body was read: the body reads as null, and a pending answer
+    // (202, ok) would otherwise pass for the outcome.
+    if (signal.aborted) throw abandoned();
+    const pending = answer?.status === 202 ? (body as Pending | null) : null;
     if (answer === undefined) {
       failures++;
       lastProblem = 'the backend could not be reached';
@@ -107,10 +111,10 @@ export async function collect(
         waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
     } else if (answer.status < 300) {
       closePopup(popup);
-      return { response: answer.body };
+      return { response: body };
     } else if (answer.status < 500) {
       closePopup(popup);
-      throw refusal(answer);
+      throw refusal(answer.status, body);
     } else {
       failures++;
       lastProblem = `the backend answered HTTP ${answer.status}`;
@@ -157,10 +161,10 @@ interface Pending {
   unavailable?: unknown;
 }
 
-/** One question to the backend: its answer's status and JSON body (null when not JSON), or `undefined` when it could not be asked. */
-async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<{ status: number; body: unknown } | undefined> {
+/** One question to the backend: its answer, or `undefined` when it could not be asked. */
+async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<Response | undefined> {
   try {
-    const answer = await fetch(backend, {
+    return await fetch(backend, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ popup_verifier: verifier }),
@@ -170,11 +174,6 @@ async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise
       referrerPolicy: 'no-referrer',
       signal,
     });
-    const body: unknown = await answer.json().catch(() => null);
-    // Aborted while the answer's body was read: the body reads as null, and a pending answer
-    // (202, ok) would otherwise pass for the outcome.
-    if (signal.aborted) throw abandoned();
-    return { status: answer.status, body };
   } catch {
     if (signal.aborted) throw abandoned();
     return undefined;
@@ -182,7 +181,7 @@ async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise
 }
 
 /** The backend's refusal (4xx) as the error the login rejects with. */
-function refusal({ status, body }: { status: number; body: unknown }): ItchOAuthError {
+function refusal(status: number, body: unknown): ItchOAuthError {
   const { errors, code } = (body ?? {}) as { errors?: unknown; code?: unknown };
   const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${status}`;
   // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
