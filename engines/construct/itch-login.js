@@ -6,7 +6,9 @@
 //   ItchLoginSucceeded(responseJson, userId, displayName, ownsJson)
 //   ItchLoginFailed(code, message)
 // With "renew" among the login's options, the page keeps the game token and ItchLogin.fetch(url,
-// init) calls your site's API with it (a promise of { "status", "body" }): the game never holds it.
+// init) calls your site's API with it (a promise of { "status", "body" }): the game never holds it;
+// and at start ItchLogin.restore(options) finds a login kept across a reload, without a click (a
+// promise of { "user", "owns" } or null).
 // Import it in a script (e.g. importsForEvents.js: `import * as ItchLogin from './itch-login.js';`)
 // and call ItchLogin.login(runtime, {...}) from an "On clicked"/"On touched" event's script action.
 //
@@ -16,8 +18,9 @@
 // (https://www.construct.net/en/make-games/manuals/construct-3/scripting/guides/script-minification).
 
 const pending = new Map();
-/** The fetches under way: their promises' resolve functions, by the call's id. */
+/** The fetches and restores under way: their promises' resolve functions, by the call's id. */
 const fetches = new Map();
+const restores = new Map();
 
 /** Calls an event sheet's function; one missing or failing logs why, instead of vanishing. */
 function callEventFunction(runtime, name, ...params) {
@@ -54,6 +57,15 @@ globalThis['ItchLoginConstruct'] = {
       JSON.stringify(response['owns'] ?? {}),
     );
   },
+  /** The bridge's callback for `restore`: its promise resolves with the kept login, or null (a failure logged). */
+  ['restored'](resultJson) {
+    const result = JSON.parse(resultJson);
+    const resolve = restores.get(result['id']);
+    restores.delete(result['id']);
+    if (!result['ok']) console.warn(`ItchLogin.restore: ${result['code']}: ${result['message']}`);
+    const kept = result['ok'] ? result['response'] : null;
+    resolve?.(kept ? { ['user']: kept['user'], ['owns']: kept['owns'] ?? {} } : null);
+  },
   /** The bridge's callback for `fetch`: its promise resolves with the status (0: no answer) and the body. */
   ['fetched'](resultJson) {
     const result = JSON.parse(resultJson);
@@ -78,6 +90,21 @@ export function login(runtime, options, functions = {}) {
     failed: functions['failed'] ?? 'ItchLoginFailed',
   });
   return id;
+}
+
+/**
+ * Asks the page, without a click, whether the player is still signed in: after a reload, the
+ * login kept with "renew" (in the frame's sessionStorage) is taken back and renewed with your
+ * site. Call it at the game's start with the login's options (the first of the two makes the
+ * page's game session with its options). Resolves with { "user", "owns" } (as a login's answer:
+ * "owns" is {} without an ownership check), or null: no login was kept, the site refused it, or
+ * it failed (logged: config_invalid without "renew"). Never rejects.
+ */
+export function restore(options) {
+  return new Promise((resolve) => {
+    const id = globalThis['ItchOAuth']['bridge']['restore'](JSON.stringify(options), 'ItchLoginConstruct.restored');
+    restores.set(id, resolve);
+  });
 }
 
 /**

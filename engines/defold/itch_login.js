@@ -2,11 +2,38 @@
 // itch-oauth.iife.js, itch-oauth-bridge.iife.js and this file (game.project: html5 > custom
 // template, or engine_template.html), and the game depends on the jstodef extension
 // (https://github.com/AGulev/jstodef), whose JsToDef.send(message_id, message) hands an object to
-// the Lua listeners as a table. itch_login.lua calls ItchLoginDefold.login through html5.run.
+// the Lua listeners as a table. itch_login.lua calls ItchLoginDefold.login, .restore and .fetch
+// through html5.run.
 const ItchLoginDefold = {
   /** Starts a login with login()'s options (an object, or its JSON); returns its id. */
   login: function (options) {
     return ItchOAuth.bridge.login(typeof options === 'string' ? options : JSON.stringify(options), 'ItchLoginDefold.settled');
+  },
+  /**
+   * Asks the page, without a click, for the login it kept across a reload (the login's options,
+   * with `renew`: an object, or its JSON); returns the call's id. The answer arrives as an
+   * "itch_login_restore" message.
+   */
+  restore: function (options) {
+    return ItchOAuth.bridge.restore(typeof options === 'string' ? options : JSON.stringify(options), 'ItchLoginDefold.restored');
+  },
+  /**
+   * The bridge's callback for `restore`: one "itch_login_restore" message, `restored` true with a
+   * login's fields, or false (no login kept, the site refused it; `code` and `message` when it failed).
+   */
+  restored: function (resultJson) {
+    const result = JSON.parse(resultJson);
+    const kept = result.ok ? result.response : null;
+    const message = { id: result.id, restored: Boolean(kept) };
+    if (kept) {
+      message.response = JSON.stringify(kept);
+      if (kept.user) message.user = kept.user;
+      message.owns = kept.owns || {};
+    } else if (!result.ok) {
+      message.code = result.code;
+      message.message = result.message;
+    }
+    JsToDef.send('itch_login_restore', message);
   },
   /**
    * Calls the site's API through the page's game session (after a login with `renew`): the page

@@ -4,11 +4,20 @@
 // export, or the extension's files). The outcome arrives in the Async Social event: the runner's
 // GMS_API.send_async_event_social(map) makes async_load of a plain object whose values are
 // strings and numbers (GML reads them with async_load[? "key"]).
-/* eslint-disable @typescript-eslint/no-unused-vars -- the functions are called by their names: GML's by the extension's external names, the *_settled and *_fetched ones by the bridge */
+/* eslint-disable @typescript-eslint/no-unused-vars -- the functions are called by their names: GML's by the extension's external names, the *_settled, *_restored and *_fetched ones by the bridge */
 
 /** Starts a login with the options JSON; returns its id. The Async Social event receives its outcome. */
 function itch_login(options_json) {
   return ItchOAuth.bridge.login(String(options_json), 'itch_login_settled');
+}
+
+/**
+ * Asks the page, without a click, for the login it kept across a reload: call it at the game's
+ * start with the login's options ("renew" among them; the first of the two makes the page's game
+ * session with its options). Returns the call's id; the Async Social event receives its answer.
+ */
+function itch_login_restore(options_json) {
+  return ItchOAuth.bridge.restore(String(options_json), 'itch_login_restored');
 }
 
 /**
@@ -34,23 +43,42 @@ function itch_login_cancel(id) {
 function itch_login_settled(result_json) {
   const result = JSON.parse(result_json);
   const map = { type: 'itch_login', id: result.id, ok: result.ok ? 1 : 0 };
-  if (result.ok) {
-    const response = result.response || {};
-    // The whole answer as JSON (json_parse it in GML), and what most games read at once.
-    map.response = JSON.stringify(result.response === undefined ? null : result.response);
-    if (response.user) {
-      map.user_id = response.user.id;
-      map.username = String(response.user.username || '');
-      map.display_name = String(response.user.display_name || response.user.username || '');
-    }
-    // owns: { "<game id>": true|false } as JSON; "{}" when the backend checks no ownership.
-    map.owns = JSON.stringify(response.owns || {});
-    if (typeof response.gameToken === 'string') map.game_token = response.gameToken;
-  } else {
-    map.code = String(result.code);
-    map.message = String(result.message);
-  }
+  if (result.ok) itch_login_player(map, result.response);
+  else itch_login_failure(map, result);
   GMS_API.send_async_event_social(map);
+}
+
+/**
+ * The bridge's callback for itch_login_restore: one Async Social event with type
+ * "itch_login_restore", restored 1 with a login's fields, or 0: no login was kept or the site
+ * refused it (with code and message when it failed: config_invalid without renew).
+ */
+function itch_login_restored(result_json) {
+  const result = JSON.parse(result_json);
+  const map = { type: 'itch_login_restore', id: result.id, restored: result.ok && result.response ? 1 : 0 };
+  if (map.restored) itch_login_player(map, result.response);
+  else if (!result.ok) itch_login_failure(map, result);
+  GMS_API.send_async_event_social(map);
+}
+
+/** A login's fields in async_load: the whole answer as JSON (json_parse it in GML), and what most games read at once. */
+function itch_login_player(map, answer) {
+  const response = answer || {};
+  map.response = JSON.stringify(answer === undefined ? null : answer);
+  if (response.user) {
+    map.user_id = response.user.id;
+    map.username = String(response.user.username || '');
+    map.display_name = String(response.user.display_name || response.user.username || '');
+  }
+  // owns: { "<game id>": true|false } as JSON; "{}" when the backend checks no ownership.
+  map.owns = JSON.stringify(response.owns || {});
+  if (typeof response.gameToken === 'string') map.game_token = response.gameToken;
+}
+
+/** A failure's fields in async_load. */
+function itch_login_failure(map, result) {
+  map.code = String(result.code);
+  map.message = String(result.message);
 }
 
 /** The bridge's callback for itch_login_fetch: one Async Social event with type "itch_login_fetch". */

@@ -1,9 +1,9 @@
 /// Async - Social event of the object that logs the player in (GameMaker HTML5 export).
-/// itch_login(), itch_login_fetch() and itch_login_cancel() are the extension's functions
-/// (itch_login.js); the login starts in itch_login_left_pressed.gml, the save in
-/// itch_login_save_pressed.gml.
+/// itch_login(), itch_login_restore(), itch_login_fetch() and itch_login_cancel() are the
+/// extension's functions (itch_login.js); the restore starts in the Create event, the login in
+/// itch_login_left_pressed.gml, the save in itch_login_save_pressed.gml.
 
-/// login_id and save_id are set in the Create event (itch_login_create.gml).
+/// login_id, save_id and restore_id are set in the Create event (itch_login_create.gml).
 
 if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
     if (async_load[? "ok"] == 1) {
@@ -16,6 +16,17 @@ if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
         // "popup_closed", "popup_blocked", "not_owner", "aborted", "config_invalid", ...
         show_debug_message("itch.io login failed: " + async_load[? "code"] + ": " + async_load[? "message"]);
         logged_in = false;
+    }
+}
+
+if (async_load[? "type"] == "itch_login_restore" && async_load[? "id"] == restore_id) {
+    // restored 1: the player is still signed in (a login's fields); 0: no login kept, or the site
+    // refused it ("code" says what failed, if anything did): the login button stays for the click.
+    if (async_load[? "restored"] == 1) {
+        var kept_name = async_load[? "display_name"];
+        player_name = is_undefined(kept_name) ? "" : kept_name;
+        owns = json_parse(async_load[? "owns"]);
+        logged_in = true;
     }
 }
 

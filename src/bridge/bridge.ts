@@ -123,7 +123,13 @@ export function createBridge(
   const running = new Map<string, AbortController>();
   let lastId = 0;
   let session: GameSession | undefined;
-  const sessionOf = (options: LoginOptions) => (session ??= gameSession!(options as GameSessionOptions));
+  // The page's one game session, made by the first login with renew or restore, with that call's
+  // options: a game gives both the same. Without renew, a session made here would renew at a URL of
+  // nothing, and stay the page's one.
+  const sessionOf = (options: LoginOptions & { renew?: string }) => {
+    if (!options.renew) throw Error('restore() needs renew');
+    return (session ??= gameSession!(options as GameSessionOptions));
+  };
   /** Runs `work` and calls back with its outcome, as JSON; `code` for a failure that has none (a TypeError). */
   const run = (callbackName: string, work: (signal: AbortSignal) => unknown, code = 'config_invalid') => {
     const callback = callbackAt(callbackName);
@@ -153,9 +159,10 @@ export function createBridge(
         return options.renew ? sessionOf(options).login({ signal }) : login({ ...options, signal }).then(({ response }) => response);
       }),
     restore: (optionsJson, callbackName) =>
-      run(callbackName, () => {
+      run(callbackName, async () => {
         const found = sessionOf(optionsOf(optionsJson));
-        return found.restore().then((kept) => (kept ? { user: found.user, owns: found.owns } : null));
+        // (Signed in by a login of this page: so in a frame that may not keep the token, too.)
+        return found.signedIn || (await found.restore()) ? { user: found.user, owns: found.owns } : null;
       }),
     fetch: (url, initJson, callbackName) =>
       run(

@@ -1,7 +1,8 @@
 // The engines' JavaScript halves (engines/*) in Chromium, each under a stand-in that follows its
 // engine's documented JavaScript interface, against the emulator and a token handler with
 // sessions and an ownership check: the answer a game gets is { user, owns, gameToken }; with renew,
-// { user, owns }, and the game calls the site's API through its drop-in's fetch without the token.
+// { user, owns }, the game calls the site's API through its drop-in's fetch without the token, and
+// after a reload its drop-in's restore finds the player without a click.
 // - Godot 4: JavaScriptBridge.create_callback gives GDScript a JavaScriptObject whose function
 //   calls the Callable with the JavaScript arguments as one Array, only while GDScript keeps it.
 // - Unity WebGL: the .jslib goes through mergeInto(LibraryManager.library, …), and each function's
@@ -45,7 +46,9 @@ type Engine = (typeof ENGINES)[number];
  * engine-side code does, and which records in `outcomes` what that code ends up with, in a common
  * shape: `{ ok: true, user, owns, gameToken }` or `{ ok: false, code, message }`; and whose
  * `callApi(url, init)` calls the drop-in's fetch as the engine's code does, recording in `fetched`
- * `{ status, body }`. `shapes` keeps what the engine itself was handed, to check its interface's rules.
+ * `{ status, body }`; and whose `restoreLogin()` calls the drop-in's restore as the engine's code does
+ * at start, recording in `restored` `{ user, owns }` or `null`. `shapes` keeps what the engine itself
+ * was handed, to check its interface's rules.
  */
 const STAND_INS: Record<Engine, { scripts: string[]; standIn: string }> = {
   godot: {
@@ -82,6 +85,16 @@ window.callApi = (url, init) => {
     fetched.push({ status: ok ? result.response.status : 0, body: ok ? String(result.response.body) : '' });
   });
   return ItchLoginGodot.fetch(url, JSON.stringify(init), autoload._on_fetched.js);
+};
+// itch_login.gd's restore(on_restored): _restored(args) calls on_restored(user, owns), or (null, {}).
+window.restoreLogin = () => {
+  autoload._on_restored ??= JavaScriptBridge.create_callback((args) => {
+    shapes.push(args);
+    const result = JSON.parse(String(args[0]));
+    const kept = result.ok && typeof result.response === 'object' && result.response !== null;
+    restored.push(kept ? { user: result.response.user, owns: result.response.owns ?? {} } : null);
+  });
+  return ItchLoginGodot.restore(JSON.stringify(OPTIONS), autoload._on_restored.js);
 };
 window.cancelLogin = (id) => ItchLoginGodot.cancel(id);
 window.ready = true;`,
@@ -149,6 +162,15 @@ fetch('/engines/unity/Plugins/WebGL/ItchLogin.jslib').then((response) => respons
     ]);
     return id;
   };
+  // ItchLogin.Restore(onRestored), through ItchLogin_Restore: answered as a login, "null" for none kept.
+  window.restoreLogin = () => {
+    const id = UTF8ToString(build._ItchLogin_Restore(cString(JSON.stringify(OPTIONS)), cString('ItchLogin')));
+    waiting.set(id, [
+      (responseJson) => { const response = JSON.parse(responseJson); restored.push(response === null ? null : { user: response.user, owns: response.owns ?? {} }); },
+      () => restored.push(null),
+    ]);
+    return id;
+  };
   window.cancelLogin = (id) => build._ItchLogin_Cancel(cString(id)) === 1;
   // ItchLogin.Fetch(url, method, jsonBody, onAnswer), through ItchLogin_Fetch.
   window.callApi = (url, init) => {
@@ -169,6 +191,8 @@ window.GMS_API = {
       if (typeof value !== 'string' && typeof value !== 'number') throw new Error('async_load holds strings and numbers');
     shapes.push(map);
     if (map.type === 'itch_login_fetch') fetched.push({ status: map.status, body: map.body });
+    if (map.type === 'itch_login_restore')
+      restored.push(map.restored === 1 ? { user: { id: map.user_id, username: map.username, display_name: map.display_name }, owns: JSON.parse(map.owns) } : null);
     if (map.type !== 'itch_login') return;
     outcomes.push(map.ok === 1
       ? { ok: true, user: { id: map.user_id, username: map.username, display_name: map.display_name }, owns: JSON.parse(map.owns), gameToken: map.game_token }
@@ -178,6 +202,7 @@ window.GMS_API = {
 window.startLogin = () => itch_login(JSON.stringify(OPTIONS));
 window.cancelLogin = (id) => itch_login_cancel(id) === 1;
 window.callApi = (url, init) => itch_login_fetch(url, init.method ?? 'GET', init.body ?? '');
+window.restoreLogin = () => itch_login_restore(JSON.stringify(OPTIONS));
 window.ready = true;`,
   },
   construct: {
@@ -199,6 +224,7 @@ import('/engines/construct/itch-login.js').then((ItchLogin) => {
   window.startLogin = () => ItchLogin.login(runtime, OPTIONS);
   window.cancelLogin = (id) => ItchLogin.cancel(id);
   window.callApi = (url, init) => ItchLogin.fetch(url, init).then((answer) => fetched.push({ status: answer['status'], body: answer['body'] }));
+  window.restoreLogin = () => ItchLogin.restore(OPTIONS).then((player) => restored.push(player === null ? null : { user: player['user'], owns: player['owns'] }));
   window.ready = true;
 });`,
   },
@@ -211,6 +237,7 @@ window.JsToDef = {
     const table = JSON.parse(JSON.stringify(message));
     shapes.push([messageId, table]);
     if (messageId === 'itch_login_fetch') fetched.push({ status: table.status, body: table.body });
+    if (messageId === 'itch_login_restore') restored.push(table.restored ? { user: table.user, owns: table.owns } : null);
     if (messageId !== 'itch_login') return;
     outcomes.push(table.ok
       ? { ok: true, user: table.user, owns: table.owns, gameToken: table.game_token }
@@ -223,6 +250,8 @@ window.startLogin = () => html5.run('ItchLoginDefold.login(' + JSON.stringify(OP
 window.cancelLogin = (id) => html5.run("ItchLoginDefold.cancel('" + id + "')") === 'true';
 // itch_login.lua: html5.run("ItchLoginDefold.fetch(" .. json.encode({ url = url, init = init }) .. ")")
 window.callApi = (url, init) => html5.run('ItchLoginDefold.fetch(' + JSON.stringify({ url, init }) + ')');
+// itch_login.lua: html5.run("ItchLoginDefold.restore(" .. json.encode(options) .. ")")
+window.restoreLogin = () => html5.run('ItchLoginDefold.restore(' + JSON.stringify(OPTIONS) + ')');
 window.ready = true;`,
   },
 };
@@ -237,9 +266,11 @@ ${scripts.map((src) => `<script src="${src}"></script>`).join('\n')}
 const OPTIONS = ${JSON.stringify(options)};
 const outcomes = [];
 const fetched = [];
+const restored = [];
 const shapes = [];
 window.outcomes = outcomes;
 window.fetched = fetched;
+window.restored = restored;
 window.shapes = shapes;
 window.ids = [];
 ${standIn}
@@ -286,6 +317,13 @@ async function openGame(page: Page, engine: Engine, query = ''): Promise<void> {
 
 async function outcomes(page: Page): Promise<Outcome[]> {
   return page.evaluate(() => (window as unknown as { outcomes: Outcome[] }).outcomes);
+}
+
+/** What the engine's side received from its drop-in's restore: `{ user, owns }` or `null`, each. */
+async function restored(page: Page): Promise<({ user: { id: number }; owns: Record<string, boolean> } | null)[]> {
+  return page.evaluate(
+    () => (window as unknown as { restored: ({ user: { id: number }; owns: Record<string, boolean> } | null)[] }).restored,
+  );
 }
 
 async function approve(popup: Page, userId: number = C.users.gamer): Promise<void> {
@@ -350,6 +388,51 @@ for (const engine of ENGINES) {
       expect(calls[1]!.authorization).toBe(`Bearer ${token}`);
       const handed = await page.evaluate(() =>
         JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { outcomes: unknown }).outcomes]),
+      );
+      expect(handed).not.toContain(token);
+    });
+
+    test(`${engine}: with renew, the drop-in's restore answers null on a page that kept no login, and after a login and a reload the player, without a popup`, async ({
+      page,
+      context,
+    }) => {
+      await openGame(page, engine, '?session');
+      await page.evaluate(() => (window as unknown as { restoreLogin(): unknown }).restoreLogin());
+      await expect.poll(() => restored(page), { timeout: 15_000 }).toEqual([null]);
+
+      const opened = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await approve(await opened);
+      await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
+      expect((await outcomes(page))[0]).toMatchObject({ ok: true });
+      await expect.poll(() => context.pages().length).toBe(1);
+
+      let popups = 0;
+      context.on('page', () => popups++);
+      await page.reload();
+      await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+      await page.evaluate(() => (window as unknown as { restoreLogin(): unknown }).restoreLogin());
+      await expect.poll(() => restored(page), { timeout: 15_000 }).toHaveLength(1);
+      const [player] = await restored(page);
+      expect(player).toMatchObject({ user: { id: C.users.gamer, username: expect.any(String) }, owns: { [C.games.starfallKeep]: true } });
+      expect(popups, 'no popup, no click').toBe(0);
+
+      // The restored login calls the site's API, with the game token the engine's side never saw.
+      const before = world.apiCalls.length;
+      await page.evaluate(
+        (url) => (window as unknown as { callApi(url: string, init: object): unknown }).callApi(url, { method: 'GET' }),
+        world.api,
+      );
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { fetched: unknown[] }).fetched), { timeout: 15_000 })
+        .toHaveLength(1);
+      const [read] = await page.evaluate(() => (window as unknown as { fetched: { status: number; body: string }[] }).fetched);
+      expect(read!.status).toBe(200);
+      expect(JSON.parse(read!.body)).toMatchObject({ user: C.users.gamer });
+      const token = world.apiCalls[before]!.authorization?.replace(/^Bearer /, '') ?? '';
+      expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+      const handed = await page.evaluate(() =>
+        JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { restored: unknown }).restored]),
       );
       expect(handed).not.toContain(token);
     });

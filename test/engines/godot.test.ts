@@ -24,7 +24,7 @@ interface Report {
   code?: string;
   message?: string;
   id?: string;
-  user?: { id: number; username: string; display_name: string };
+  user?: { id: number; username: string; display_name: string } | null;
   owns?: Record<string, boolean>;
   user_id_type?: string;
   user_id?: number;
@@ -158,6 +158,40 @@ describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on
       assert.equal(read.status, 200, JSON.stringify(read));
       assert.deepEqual(JSON.parse(read.body ?? ''), { user: C.users.gamer, progress: { stars: 3 } });
       assert.equal(read.button_text, 'Saved', "the example's button read the 204");
+      assert.deepEqual(game.problems, [], 'the console stays clean');
+    } finally {
+      await game.page.browserContext().close();
+    }
+  });
+
+  test('at start, without a click, ItchLogin.restore answers null on a page that kept no login (the button stays), and after a login and a reload the player: the example button says hello, no popup', async (t) => {
+    const game = await openGame();
+    try {
+      const fresh = await waitForReport(game, 'restored', (r) => r.event === 'restored');
+      assert.equal(fresh.user, null, JSON.stringify(fresh));
+      assert.deepEqual(fresh.owns, {});
+      await approve(await clickButton(game, 'example'), C.users.gamer);
+      await waitForReport(game, 'logged_in', (r) => r.event === 'logged_in');
+      assert.ok(
+        !game.reports.some((r) => r.event === 'button_text' && !/^Hello /.test(r.button_text ?? '')),
+        `the button changed before its login: ${JSON.stringify(game.reports)}`,
+      );
+
+      game.reports.length = 0;
+      const started = Date.now();
+      await game.page.reload();
+      await waitForReport(game, 'the scene to be ready again', (r) => r.event === 'ready', 60_000);
+      const restored = await waitForReport(game, 'restored', (r) => r.event === 'restored');
+      const greeted = await waitForReport(game, "the example button's greeting", (r) => r.event === 'button_text');
+      t.diagnostic(`reload to the greeting ${Date.now() - started} ms`);
+      assert.equal(restored.user?.id, C.users.gamer, JSON.stringify(restored));
+      assert.equal(restored.user?.display_name, 'Mossy Pine');
+      assert.equal(restored.user_id_type, 'float', 'as from logged_in: int(user.id)');
+      assert.equal(restored.user_id, C.users.gamer);
+      assert.deepEqual(restored.owns, { [String(C.games.starfallKeep)]: true });
+      assert.equal(restored.has_game_token, false, 'GDScript never holds the game token');
+      assert.match(greeted.button_text ?? '', /^Hello Mossy Pine \(owns: \{ "\d+": true \}\)$/);
+      assert.equal((await game.page.browserContext().pages()).length, 1, 'no popup');
       assert.deepEqual(game.problems, [], 'the console stays clean');
     } finally {
       await game.page.browserContext().close();

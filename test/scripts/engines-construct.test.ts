@@ -1,4 +1,4 @@
-// engines/construct: itch-login.js with on-login-clicked.js (and on-save-clicked.js) after a minifier that renames
+// engines/construct: itch-login.js with on-login-clicked.js (and on-save-clicked.js, on-start-of-layout.js) after a minifier that renames
 // properties, as Construct's export with "Minify script: Advanced" does (Closure Compiler's
 // advanced mode renames every property written obj.name, never one written obj["name"]): esbuild
 // joins the two as Construct's project does, terser renames the properties (mangle.properties,
@@ -167,5 +167,67 @@ describe('engines/construct ItchLogin.fetch after property renaming', () => {
   it('resolves with status 0 when no answer came (never rejects into the event sheet)', async () => {
     const seen = await runSave({ ok: false, code: 'network_error', message: 'offline' });
     assert.equal(seen.globalVars['Saved'], false);
+  });
+});
+
+/** Runs the minified start-of-layout action: the bridge's restore settles with `result`; what it saw, the action's globals and warnings. */
+async function runRestore(
+  result: object,
+): Promise<{ options: unknown; callback: string; globalVars: Record<string, unknown>; warnings: string[] }> {
+  const code = await minified('on-start-of-layout.js');
+  const scope = globalThis as Record<string, unknown>;
+  const seen = { options: undefined as unknown, callback: '', globalVars: {} as Record<string, unknown>, warnings: [] as string[] };
+  const warnBefore = console.warn;
+  console.warn = (...args: unknown[]) => void seen.warnings.push(args.map(String).join(' '));
+  try {
+    scope['ItchOAuth'] = {
+      bridge: {
+        restore(optionsJson: string, callbackName: string) {
+          Object.assign(seen, { options: JSON.parse(optionsJson), callback: callbackName });
+          const [object, method] = callbackName.split('.') as [string, string];
+          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
+          return '1';
+        },
+      },
+    };
+    scope['testRuntime'] = { globalVars: seen.globalVars };
+    new Function(code)();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return seen;
+  } finally {
+    console.warn = warnBefore;
+    delete scope['ItchOAuth'];
+    delete scope['testRuntime'];
+    delete scope['ItchLoginConstruct'];
+  }
+}
+
+describe('engines/construct ItchLogin.restore after property renaming', () => {
+  it("passes the login's options under their own names, and a kept login's player reaches the action", async () => {
+    const seen = await runRestore({
+      ok: true,
+      response: { user: { id: 1002, username: 'mossy', display_name: 'Mossy Pine' }, owns: { 2001: true } },
+    });
+    assert.deepEqual(seen.options, {
+      clientId: 'YOUR_CLIENT_ID',
+      redirectUri: 'https://mygame.example/callback.html',
+      backend: 'https://mygame.example/auth/itch',
+      renew: 'https://mygame.example/api/renew',
+      mode: 'popup',
+    });
+    assert.equal(seen.callback, 'ItchLoginConstruct.restored');
+    assert.deepEqual(seen.globalVars, { SignedIn: true, PlayerName: 'Mossy Pine' });
+  });
+
+  it('resolves with null when no login was kept: the login button stays', async () => {
+    const seen = await runRestore({ ok: true, response: null });
+    assert.deepEqual(seen.globalVars, { SignedIn: false, PlayerName: '' });
+    assert.deepEqual(seen.warnings, []);
+  });
+
+  it('resolves with null after a failure, logged as a warning (never rejects into the event sheet)', async () => {
+    const seen = await runRestore({ ok: false, code: 'config_invalid', message: 'restore() needs renew' });
+    assert.deepEqual(seen.globalVars, { SignedIn: false, PlayerName: '' });
+    assert.deepEqual(seen.warnings, ['ItchLogin.restore: config_invalid: restore() needs renew']);
   });
 });

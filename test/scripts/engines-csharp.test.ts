@@ -69,8 +69,12 @@ describe('engines/unity ItchLogin.cs', () => {
     assert.equal(runInEditor()[1], 'fetch returned "", onAnswer 0 ""');
   });
 
+  it('outside a WebGL build, Restore answers onRestored(null) at once: no login to find, and nothing thrown at start', { skip }, () => {
+    assert.equal(runInEditor()[2], 'restore returned "", onRestored null');
+  });
+
   it('marks what only SendMessage and JsonUtility reach [Preserve], against High stripping', { skip }, () => {
-    assert.deepEqual(runInEditor().slice(2), [
+    assert.deepEqual(runInEditor().slice(3), [
       'method OnItchLoginSuccess preserved: True',
       'method OnItchLoginError preserved: True',
       'method OnItchFetchAnswer preserved: True',
@@ -82,13 +86,13 @@ describe('engines/unity ItchLogin.cs', () => {
   it('imports exactly the functions ItchLogin.jslib defines', () => {
     const imported = [...readFileSync(script, 'utf8').matchAll(/static extern \w+ (\w+)\(/g)].map((match) => match[1]).sort();
     const defined = [...readFileSync(jslib, 'utf8').matchAll(/^ {2}(\w+): function/gm)].map((match) => match[1]).sort();
-    assert.deepEqual(imported, ['ItchLogin_Cancel', 'ItchLogin_Fetch', 'ItchLogin_Login']);
+    assert.deepEqual(imported, ['ItchLogin_Cancel', 'ItchLogin_Fetch', 'ItchLogin_Login', 'ItchLogin_Restore']);
     assert.deepEqual(defined, imported);
   });
 
   it('has the methods ItchLogin.jslib calls through SendMessage, each taking one string', () => {
     const source = readFileSync(script, 'utf8');
-    const sent = [...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\s*\w+,\s*'(\w+)'/g)].map((match) => match[1]);
+    const sent = [...new Set([...readFileSync(jslib, 'utf8').matchAll(/SendMessage\(\s*\w+,\s*'(\w+)'/g)].map((match) => match[1]))];
     assert.deepEqual(sent.sort(), ['OnItchFetchAnswer', 'OnItchLoginError', 'OnItchLoginSuccess']);
     for (const method of sent) assert.match(source, new RegExp(`void ${method}\\(string \\w+\\)`));
   });

@@ -67,12 +67,23 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
     ]);
   });
 
-  it('sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer, OnItchLoginError with the code, OnItchFetchAnswer with the status (0: no answer) and the body', () => {
-    assert.deepEqual(lines.slice(10).sort(), [
+  it("passes a restore's options to the bridge's restore without the empty fields, and returns its id as a C string", () => {
+    assert.deepEqual(lines.slice(10, 14), [
+      'bridge.restore {"clientId":"emu-client","backend":"https://game.example/auth/itch","renew":"https://game.example/api/renew"} ItchLoginUnityRestore.settled',
+      'restore returned 5',
+      'bridge.restore {"clientId":"emu-client"} ItchLoginUnityRestore.settled',
+      'restore returned 6',
+    ]);
+  });
+
+  it("sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer (a restore's: the kept login, or null), OnItchLoginError with the code, OnItchFetchAnswer with the status (0: no answer) and the body", () => {
+    assert.deepEqual(lines.slice(14).sort(), [
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchFetchAnswer', '3\n204\n'])}`,
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '1\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
+      `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '5\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
       `SendMessage ${JSON.stringify(['Other Object', 'OnItchFetchAnswer', '4\n0\n'])}`,
       `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled."}'])}`,
+      `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginSuccess', '6\nnull'])}`,
     ]);
   });
 
@@ -83,7 +94,12 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
       { library },
     );
     const signatures: Record<string, unknown> = Object.fromEntries(Object.entries(library).filter(([name]) => name.endsWith('__sig')));
-    assert.deepEqual(signatures, { ItchLogin_Login__sig: 'ppp', ItchLogin_Fetch__sig: 'ppppp', ItchLogin_Cancel__sig: 'ip' });
+    assert.deepEqual(signatures, {
+      ItchLogin_Login__sig: 'ppp',
+      ItchLogin_Restore__sig: 'ppp',
+      ItchLogin_Fetch__sig: 'ppppp',
+      ItchLogin_Cancel__sig: 'ip',
+    });
     for (const [name, value] of Object.entries(library))
       if (typeof value === 'function') assert.equal(String(library[`${name}__sig`]).length, value.length + 1, name);
   });

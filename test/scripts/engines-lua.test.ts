@@ -17,7 +17,7 @@ const engines = fileURLToPath(new URL('../../engines/defold', import.meta.url));
 const harness = fileURLToPath(new URL('./fixtures/defold/run.lua', import.meta.url));
 
 /** Runs the module in Lua 5.1 on a page with or without itch_login.js; the harness's lines. */
-function runInLua51(page: 'with-half' | 'no-half' | 'fetch'): string[] {
+function runInLua51(page: 'with-half' | 'no-half' | 'fetch' | 'restore'): string[] {
   const run = spawnSync('lua5.1', [harness, page, engines], { encoding: 'utf8' });
   assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
   return run.stdout.trim().split('\n');
@@ -53,6 +53,19 @@ describe('engines/defold itch_login.lua', () => {
         'fetch returned 2',
         'ran typeof window.ItchLoginDefold | ItchLoginDefold.fetch({"init":{"body":"{\\"stars\\":\\"3\\"}","method":"PUT"},"url":"https://game.example/api/progress"})',
         'fetch callback self=login.script status=200 body={}',
+      ]);
+    },
+  );
+
+  it(
+    'runs in Lua 5.1: restore passes the options to the page as JSON, and each callback gets restored with the player, or false',
+    { skip: skip51 },
+    () => {
+      assert.deepEqual(runInLua51('restore'), [
+        'restore returned 3 and 4',
+        'ran typeof window.ItchLoginDefold | ItchLoginDefold.restore({"clientId":"c","renew":"https://game.example/api/renew"}) | typeof window.ItchLoginDefold | ItchLoginDefold.restore({"clientId":"c","renew":"https://game.example/api/renew"})',
+        'restore callback self=login.script restored=true user=mossy',
+        'restore callback self=login.script restored=false user=nil',
       ]);
     },
   );

@@ -14,6 +14,8 @@
 -- (no game_token then), and itch_login.fetch calls your site's API with it:
 --   itch_login.fetch("https://…/api/progress", { method = "PUT", body = json.encode({ stars = 3 }) },
 --     function(self, answer) print(answer.status, answer.body) end)
+-- and at start, without a click, itch_login.restore finds a login kept across a reload:
+--   itch_login.restore(options, function(self, result) if result.restored then print(result.user.username) end end)
 -- Written for Lua 5.1 (Defold's LuaJIT): no goto, no integer division, no bitwise operators.
 
 local M = {}
@@ -21,7 +23,8 @@ local M = {}
 local callbacks = {}
 
 local function listener(self, message_id, message)
-	if (message_id ~= "itch_login" and message_id ~= "itch_login_fetch") or type(message) ~= "table" then
+	if (message_id ~= "itch_login" and message_id ~= "itch_login_restore" and message_id ~= "itch_login_fetch")
+		or type(message) ~= "table" then
 		return
 	end
 	local id = tostring(message.id)
@@ -61,6 +64,25 @@ function M.login(options, callback)
 	end
 	-- JSON is a JavaScript expression: the options reach the page as data, never as code.
 	local id = html5.run("ItchLoginDefold.login(" .. json.encode(options) .. ")")
+	callbacks[id] = callback
+	return id
+end
+
+--- Asks the page, without a click, whether the player is still signed in: after a reload, the
+--- login kept with renew (in the frame's sessionStorage) is taken back and renewed with your site.
+--- Call it at start (after init()) with the login's options: the first of the two makes the page's
+--- game session with its options. callback(self, result) runs once with { id, restored = true,
+--- user, owns, response } (a login's fields), or { restored = false }: no login kept, the site
+--- refused it, or (with code and message) it failed. Returns the id, or nil (then the callback
+--- has run with restored = false and code config_invalid).
+function M.restore(options, callback)
+	if not html5 or not jstodef or html5.run("typeof window.ItchLoginDefold") ~= "object" then
+		callback(nil, { restored = false, code = "config_invalid",
+			message = "itch_login works in an HTML5 build with jstodef and itch_login.js" })
+		return nil
+	end
+	-- JSON is a JavaScript expression: the options reach the page as data, never as code.
+	local id = html5.run("ItchLoginDefold.restore(" .. json.encode(options) .. ")")
 	callbacks[id] = callback
 	return id
 end

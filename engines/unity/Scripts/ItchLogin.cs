@@ -2,7 +2,8 @@
 // Put this component on one GameObject of the first scene (it keeps it across scenes), fill in
 // its fields, then call ItchLogin.Login(onSuccess, onError) from a click or key handler: the
 // popup needs the player's activation. With its renew field set, the page keeps the game token
-// and ItchLogin.Fetch calls your site's API with it: the game never holds it. The answers come back
+// and ItchLogin.Fetch calls your site's API with it: the game never holds it; and at start
+// ItchLogin.Restore finds a login kept across a reload, without a click. The answers come back
 // through SendMessage (https://docs.unity3d.com/Manual/web-interacting-browser-unity-to-js.html),
 // which can call only a method of a GameObject with one string: hence OnItchLoginSuccess,
 // OnItchLoginError and OnItchFetchAnswer below.
@@ -38,9 +39,12 @@ public class ItchLogin : MonoBehaviour
 
     [DllImport("__Internal")]
     private static extern string ItchLogin_Fetch(string url, string method, string body, string gameObject);
+
+    [DllImport("__Internal")]
+    private static extern string ItchLogin_Restore(string optionsJson, string gameObject);
 #else
-    // In the editor and other builds Login answers config_invalid through onError: nothing is
-    // thrown out of the player's click.
+    // In the editor and other builds Login answers config_invalid through onError, and Restore
+    // null: nothing is thrown out of the player's click or the game's start.
     private static readonly bool inWebGLBuild = false;
 
     private static string ItchLogin_Login(string optionsJson, string gameObject)
@@ -54,6 +58,11 @@ public class ItchLogin : MonoBehaviour
     }
 
     private static string ItchLogin_Fetch(string url, string method, string body, string gameObject)
+    {
+        return "";
+    }
+
+    private static string ItchLogin_Restore(string optionsJson, string gameObject)
     {
         return "";
     }
@@ -121,6 +130,35 @@ public class ItchLogin : MonoBehaviour
         return instance.Begin(onSuccess, onError);
     }
 
+    /// <summary>
+    /// Asks the page, without a click, whether the player is still signed in: after a reload, the
+    /// login kept with the renew field set (in the frame's sessionStorage) is taken back and
+    /// renewed with your site. Call it at the game's start (in a Start method: every Awake has run).
+    /// onRestored receives {"user":{...},"owns":{...}} (a login's answer, without a game token), or
+    /// null when no login was kept or the site refused it: show your login button. Null too
+    /// outside a WebGL build, and after a failure, which is logged as a warning (config_invalid
+    /// without renew). Returns the call's id, or "" (then onRestored has had null).
+    /// </summary>
+    public static string Restore(Action<string> onRestored)
+    {
+        if (!inWebGLBuild || instance == null)
+        {
+            if (inWebGLBuild) Debug.LogWarning("ItchLogin.Restore: no ItchLogin component in the scene");
+            onRestored(null);
+            return "";
+        }
+        string id = ItchLogin_Restore(instance.OptionsJson(), instance.gameObject.name);
+        // The jslib answers as for a login: OnItchLoginSuccess with the JSON (null: none kept), or OnItchLoginError.
+        instance.waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(
+            response => onRestored(response == "null" ? null : response),
+            (code, message) =>
+            {
+                Debug.LogWarning("ItchLogin.Restore: " + code + ": " + message);
+                onRestored(null);
+            });
+        return id;
+    }
+
     /// <summary>Cancels a login: onError receives "aborted".</summary>
     public static bool Cancel(string id)
     {
@@ -150,6 +188,15 @@ public class ItchLogin : MonoBehaviour
     // (Not named Start: Unity calls a method of that name when the component starts.)
     private string Begin(Action<string> onSuccess, Action<string, string> onError)
     {
+        // The jslib answers only after this returns (the bridge settles later): the id is known by then.
+        string id = ItchLogin_Login(OptionsJson(), gameObject.name);
+        waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(onSuccess, onError);
+        return id;
+    }
+
+    // login()'s options, from the fields, as JSON.
+    private string OptionsJson()
+    {
         var options = new Options
         {
             clientId = clientId,
@@ -161,11 +208,7 @@ public class ItchLogin : MonoBehaviour
             renew = renew,
         };
         // (JsonUtility writes an unset field as ""; ItchLogin.jslib leaves those out.)
-        string json = JsonUtility.ToJson(options);
-        // The jslib answers only after this returns (the bridge settles later): the id is known by then.
-        string id = ItchLogin_Login(json, gameObject.name);
-        waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(onSuccess, onError);
-        return id;
+        return JsonUtility.ToJson(options);
     }
 
     // Called by ItchLogin.jslib through SendMessage, with the login's id, a line break, and your

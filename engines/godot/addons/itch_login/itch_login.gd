@@ -4,7 +4,8 @@ extends Node
 ## Call [method login] in an input handler (a button's pressed signal, _input, _unhandled_input):
 ## the popup needs the player's click. The outcome arrives as [signal logged_in] or
 ## [signal login_failed]. With [member renew] set, the page keeps the game token and
-## [method fetch] calls your site's API with it: the game never holds it. The page must load
+## [method fetch] calls your site's API with it: the game never holds it; and at the game's start
+## [method restore] finds a login kept across a reload, without a click. The page must load
 ## itch-oauth.iife.js, itch-oauth-bridge.iife.js and addons/itch_login/itch_login.js (see
 ## engines/godot/README.md).
 
@@ -32,7 +33,8 @@ signal login_failed(code: String, message: String)
 ## answer carries the game token.
 @export var renew := ""
 
-## Your token endpoint's last answer (user, owns; gameToken with createSessions, without [member renew]).
+## Your token endpoint's last answer (user, owns; gameToken with createSessions, without [member renew]),
+## or the login [method restore] found (user, owns).
 var response: Dictionary = {}
 
 # JavaScriptBridge calls GDScript back only while the JavaScriptObject that create_callback made
@@ -40,8 +42,10 @@ var response: Dictionary = {}
 # result would never arrive. So it lives as long as this autoload.
 var _on_result: JavaScriptObject = null
 var _on_fetched: JavaScriptObject = null
-# The callers of the fetches under way, by the call's id.
+var _on_restored: JavaScriptObject = null
+# The callers of the fetches and restores under way, by the call's id.
 var _fetches := {}
+var _restores := {}
 
 
 ## Starts a login; returns its id (for [method cancel]), or "" when this is not a web export.
@@ -55,12 +59,28 @@ func login() -> String:
 		return ""
 	if _on_result == null:
 		_on_result = JavaScriptBridge.create_callback(_settled)
-	var options := {"clientId": client_id, "redirectUri": redirect_uri, "backend": backend, "scope": scope, "mode": "popup"}
-	if base_url != "":
-		options["baseUrl"] = base_url
-	if renew != "":
-		options["renew"] = renew
-	return str(itch.login(JSON.stringify(options), _on_result))
+	return str(itch.login(_options_json(), _on_result))
+
+
+## Asks the page, without a click, whether the player is still signed in: after a reload, the
+## login kept with [member renew] (in the frame's sessionStorage) is taken back and renewed with
+## your site. Call it at the game's start, once the members are set (the first restore or login
+## makes the page's game session with them). [param on_restored] is called once with the user (a
+## Dictionary, as [signal logged_in] gives it) and owns, or with null and {} when no login was
+## kept or the site refused it: show your login button. Null too when it could not be asked: outside
+## a web export or without itch_login.js (the login says why), or a failure of the page's, which
+## is pushed as a warning (config_invalid without [member renew]). Returns the call's id, or ""
+## when it could not start (then [param on_restored] has been called with null).
+func restore(on_restored: Callable) -> String:
+	var itch = _interface()
+	if itch == null:
+		on_restored.call(null, {})
+		return ""
+	if _on_restored == null:
+		_on_restored = JavaScriptBridge.create_callback(_restored)
+	var id := str(itch.restore(_options_json(), _on_restored))
+	_restores[id] = on_restored
+	return id
 
 
 ## Calls your site's API (a full URL, e.g. https://mygame.example/api/progress) after a login with
@@ -87,6 +107,16 @@ func cancel(id: String) -> void:
 	var itch = _interface()
 	if itch != null:
 		itch.cancel(id)
+
+
+# login()'s options, from the members, as the bridge takes them.
+func _options_json() -> String:
+	var options := {"clientId": client_id, "redirectUri": redirect_uri, "backend": backend, "scope": scope, "mode": "popup"}
+	if base_url != "":
+		options["baseUrl"] = base_url
+	if renew != "":
+		options["renew"] = renew
+	return JSON.stringify(options)
 
 
 # The page's ItchLoginGodot (itch_login.js), or null when the page lacks it. Untyped: a
@@ -120,3 +150,20 @@ func _fetched(args: Array) -> void:
 	var ok: bool = result.get("ok", false) and typeof(answer) == TYPE_DICTIONARY
 	if on_answer.is_valid():
 		on_answer.call(int(answer.get("status", 0)) if ok else 0, str(answer.get("body", "")) if ok else "")
+
+
+func _restored(args: Array) -> void:
+	var result = JSON.parse_string(str(args[0]))
+	if typeof(result) != TYPE_DICTIONARY:
+		return
+	var id := str(result.get("id", ""))
+	var on_restored: Callable = _restores.get(id, Callable())
+	_restores.erase(id)
+	if not result.get("ok", false):
+		push_warning("ItchLogin.restore: %s: %s" % [result.get("code", ""), result.get("message", "")])
+	var found = result.get("response")
+	var kept: bool = result.get("ok", false) and typeof(found) == TYPE_DICTIONARY
+	if kept:
+		response = found
+	if on_restored.is_valid():
+		on_restored.call(found.get("user", {}) if kept else null, found.get("owns", {}) if kept else {})

@@ -1,7 +1,8 @@
 // The JavaScript half of the Godot 4 addon: loaded by the web export's page after
 // itch-oauth.iife.js and itch-oauth-bridge.iife.js (Project > Export > Web > Head Include).
-// itch_login.gd calls ItchLoginGodot.login(optionsJson, callback) and
-// ItchLoginGodot.fetch(url, initJson, callback) through JavaScriptBridge, each with a
+// itch_login.gd calls ItchLoginGodot.login(optionsJson, callback),
+// ItchLoginGodot.restore(optionsJson, callback) and ItchLoginGodot.fetch(url, initJson, callback)
+// through JavaScriptBridge, each with a
 // callback made by JavaScriptBridge.create_callback: a JavaScript function that calls into GDScript
 // while the GDScript side keeps its JavaScriptObject referenced
 // (https://docs.godotengine.org/en/stable/classes/class_javascriptbridge.html#class-javascriptbridge-method-create-callback).
@@ -14,6 +15,18 @@
     login: function (optionsJson, callback) {
       if (typeof callback !== 'function') throw new TypeError('ItchLoginGodot.login: the callback is not a function');
       const id = ItchOAuth.bridge.login(String(optionsJson), 'ItchLoginGodot.settled');
+      pending[id] = callback;
+      return id;
+    },
+    /**
+     * Asks the page, without a click, for the login it kept (after a reload; the options carry
+     * `renew`). Returns the call's id; `callback(resultJson)` is called once with
+     * `{ id, ok: true, response: { user, owns } }`, `response` null when none was kept, or
+     * `{ id, ok: false, code, message }`.
+     */
+    restore: function (optionsJson, callback) {
+      if (typeof callback !== 'function') throw new TypeError('ItchLoginGodot.restore: the callback is not a function');
+      const id = ItchOAuth.bridge.restore(String(optionsJson), 'ItchLoginGodot.settled');
       pending[id] = callback;
       return id;
     },
@@ -32,7 +45,7 @@
     cancel: function (id) {
       return ItchOAuth.bridge.cancel(String(id));
     },
-    /** The bridge's callback: the result goes to the callback of its login or fetch (the bridge calls it after they returned). */
+    /** The bridge's callback: the result goes to the callback of its login, restore or fetch (the bridge calls it after they returned). */
     settled: function (resultJson) {
       const id = JSON.parse(resultJson).id;
       const callback = pending[id];

@@ -47,6 +47,40 @@ mergeInto(LibraryManager.library, {
   // 64) hand the function pointers as numbers.
   ItchLogin_Login__sig: 'ppp',
 
+  // Asks the page, without a click, for the login it kept across a reload (the options carry
+  // renew; the page renews it with the site first). The answer goes to the GameObject named
+  // gameObject as a login's does: OnItchLoginSuccess("<id>\n<{"user","owns"} JSON, or null when
+  // none was kept>") or OnItchLoginError('{"id","code","message"}'). Returns the call's id (a string
+  // Unity's marshalling frees).
+  ItchLogin_Restore: function (optionsJson, gameObject) {
+    var options = UTF8ToString(optionsJson);
+    var target = UTF8ToString(gameObject);
+    // As for a login: the fields JsonUtility left "" are left out.
+    try {
+      var parsed = JSON.parse(options);
+      for (var key in parsed) if (parsed[key] === '') delete parsed[key];
+      options = JSON.stringify(parsed);
+    } catch (error) {}
+    var restores = (window.ItchLoginUnityRestore = window.ItchLoginUnityRestore || {
+      targets: {},
+      settled: function (resultJson) {
+        var result = JSON.parse(resultJson);
+        var name = restores.targets[result.id];
+        delete restores.targets[result.id];
+        if (result.ok) SendMessage(name, 'OnItchLoginSuccess', result.id + '\n' + JSON.stringify(result.response));
+        else SendMessage(name, 'OnItchLoginError', JSON.stringify({ id: result.id, code: result.code, message: result.message }));
+      },
+    });
+    // The bridge calls ItchLoginUnityRestore.settled only after it returned: the target is known by then.
+    var id = ItchOAuth.bridge.restore(options, 'ItchLoginUnityRestore.settled');
+    restores.targets[id] = target;
+    var size = lengthBytesUTF8(id) + 1;
+    var buffer = _malloc(size);
+    stringToUTF8(id, buffer, size);
+    return buffer;
+  },
+  ItchLogin_Restore__sig: 'ppp',
+
   // Calls the site's API through the page's game session (after a login with renew): the bridge
   // adds the game token, which C# never holds. body, when not empty, is sent as application/json.
   // The answer goes to the GameObject named gameObject: OnItchFetchAnswer("<id>\n<status>\n<body>"),
