@@ -92,7 +92,7 @@ export function isFramed(): boolean {
 
 /** `value` resolved against the page's address, an http(s) URL; else `config_invalid` naming `what`. */
 export function httpUrl(value: string, what: string): URL {
-  const url = URL.canParse(value, location.href) ? new URL(value, location.href) : undefined;
+  const url = typeof value == 'string' && URL.canParse(value, location.href) ? new URL(value, location.href) : undefined;
   if (!url || !/^https?:$/.test(url.protocol))
     throw new ItchOAuthError('config_invalid', `${what} must be an http(s) URL, got ${JSON.stringify(value)}`);
   return url;

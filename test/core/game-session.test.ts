@@ -226,4 +226,10 @@ describe('gameSession()', () => {
       .to.throw(ItchOAuthError, /renew .* must be on the backend's origin/)
       .with.property('code', 'config_invalid');
   });
+
+  it('refuses a missing renewal URL, which would resolve against the page as "undefined"', () => {
+    expect(() => gameSession({ ...OPTIONS, renew: undefined as unknown as string }))
+      .to.throw(ItchOAuthError, /renew must be an http\(s\) URL, got undefined/)
+      .with.property('code', 'config_invalid');
+  });
 });
