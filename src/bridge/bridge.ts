@@ -58,8 +58,10 @@ export interface Bridge {
   cancel(id: string): boolean;
   /**
    * After a reload: the game session of these options (with `renew`) takes the token this frame
-   * kept (`gameSession().restore()`). The callback receives `response` `{ user, owns? }`, or
-   * `null` when no login was kept.
+   * kept (`gameSession().restore()`), or answers the player of a login this page made already. The
+   * callback receives `response` `{ user, owns? }`, or `null` when no login was kept; `code`
+   * `config_invalid` without `renew`. The page has one game session, made by the first `login`
+   * with `renew` or `restore`, with that call's options: give both the same.
    */
   restore(optionsJson: string, callbackName: string): string;
   /**
