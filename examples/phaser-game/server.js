@@ -44,6 +44,8 @@ const handleToken = createTokenHandler({
   origin: PUBLIC_ORIGIN, // this site, as browsers see it, even behind a proxy that ends TLS
   allowedOrigins: [GAME_ORIGIN],
   popup: true, // the game's login is a popup
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+  redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   // Asked of itch.io once per login; the answer is `owns: { [GAME_ID]: true | false }`, kept in
   // the game token, which this server signs: the game cannot change it.
   ownership: { gameIds: [GAME_ID], apiKey: ITCH_API_KEY },

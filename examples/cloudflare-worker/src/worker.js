@@ -40,6 +40,8 @@ const appOf = (env) =>
       apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
       allowedOrigins: [gameOrigin], // the framed game's popup logins
       popup: true, // the login button's mode="popup"
+      clientId: env.ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+      redirectUri: `${origin}/callback.html`, // and sends itch.io this callback page only
       store, // the popup logins under way, shared by every instance
       onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax), or the game's token
     });
