@@ -52,6 +52,18 @@ app.get(
 // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
 app.all('/logout', getRequestListener(sessions.logout));
 
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
+
 async function page(file, res) {
   const html = (await readFile(new URL(file, import.meta.url), 'utf8'))
     .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
@@ -61,7 +73,7 @@ async function page(file, res) {
 }
 app.get('/', (_req, res) => page('public/index.html', res));
 app.get('/callback.html', (_req, res) => {
-  res.set({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' });
+  res.set(CALLBACK_HEADERS);
   return page('public/callback.html', res);
 });
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {

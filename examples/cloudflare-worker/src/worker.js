@@ -15,7 +15,17 @@ import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 // The store's Durable Object: wrangler.jsonc binds it as ITCH_OAUTH_STORE.
 export { ItchOAuthStore } from 'itch-oauth-widget/cloudflare';
 
-const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
 
 // The same in every instance: SESSION_SECRET (wrangler.jsonc's dev value; deployed, a secret)
 // derives the same keys everywhere, so any instance opens a cookie another one set.
