@@ -27,8 +27,9 @@ const CALLBACK_HEADERS = {
     "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
 };
 
-// The same in every instance: SESSION_SECRET (wrangler.jsonc's dev value; deployed, a secret)
-// derives the same keys everywhere, so any instance opens a cookie another one set.
+// Made once per isolate, from env, and the same in every instance: SESSION_SECRET (.dev.vars for
+// `wrangler dev`; deployed, a secret) derives the same keys everywhere, so any instance opens a
+// cookie another one set.
 let app;
 const appOf = (env) =>
   (app ??= (() => {
