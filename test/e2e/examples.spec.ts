@@ -407,9 +407,11 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         await game.getByRole('button', { name: 'Save' }).click();
         await expect(game.getByText(`Saved: ${stars} stars.`)).toBeVisible();
 
-        // This Chromium (a Playwright context is like an incognito window) denies a third-party
-        // frame its sessionStorage: the game keeps its token in memory only, so after a reload
-        // the player logs in again, and their saves are on the site.
+        // Playwright starts Chromium with third-party storage partitioning turned off
+        // (--disable-features=ThirdPartyStoragePartitioning), and Chromium then refuses a
+        // third-party frame its storage, as it does for a player who blocks all site data: the
+        // game keeps its token in memory only, so after a reload the player logs in again, and
+        // their saves are on the site. (Chromium's default partitions that storage instead.)
         const frame = page.frames().find((candidate) => candidate.url().startsWith(gameOrigin))!;
         expect(
           await frame.evaluate(() => {
