@@ -10,6 +10,7 @@ const guides = [
   ['Log in from a web game', 'web-game-popup'],
   ['Desktop games and tools', 'desktop'],
   ['Your server framework', 'server-frameworks'],
+  ['Cloudflare Workers', 'cloudflare-workers'],
   ['Sessions', 'sessions'],
   ['Owners only', 'owners-only'],
   ['The emulator', 'emulator'],

@@ -33,6 +33,8 @@ const handleToken = createTokenHandler({
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
   origin: PUBLIC_ORIGIN, // this site, as browsers see it: never taken from the request's Host
   popup: true, // the login button's mode="popup"
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+  redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
@@ -50,6 +52,18 @@ app.get(
 // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
 app.all('/logout', getRequestListener(sessions.logout));
 
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
+
 async function page(file, res) {
   const html = (await readFile(new URL(file, import.meta.url), 'utf8'))
     .replaceAll('%ITCH_CLIENT_ID%', ITCH_CLIENT_ID)
@@ -59,7 +73,7 @@ async function page(file, res) {
 }
 app.get('/', (_req, res) => page('public/index.html', res));
 app.get('/callback.html', (_req, res) => {
-  res.set({ 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' });
+  res.set(CALLBACK_HEADERS);
   return page('public/callback.html', res);
 });
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {

@@ -32,6 +32,8 @@ const handleToken = createTokenHandler({
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
   origin: PUBLIC_ORIGIN, // this site, as browsers see it: never taken from the request's Host
   popup: true, // the login button's mode="popup"
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+  redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
@@ -45,6 +47,18 @@ app.get('/me', async (c) => {
 // POST from the site's own pages: 204, the cookie removed; from another site, refused (403).
 app.all('/logout', (c) => sessions.logout(c.req.raw));
 
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
+
 async function page(file, c) {
   const html = await readFile(new URL(file, import.meta.url), 'utf8');
   return c.html(
@@ -53,9 +67,7 @@ async function page(file, c) {
 }
 app.get('/', (c) => page('public/index.html', c));
 app.get('/callback.html', (c) => {
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-store');
-  c.header('Cross-Origin-Opener-Policy', 'same-origin');
+  for (const [name, value] of Object.entries(CALLBACK_HEADERS)) c.header(name, value);
   return page('public/callback.html', c);
 });
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {

@@ -44,6 +44,8 @@ const handleToken = createTokenHandler({
   origin: PUBLIC_ORIGIN, // this site, as browsers see it, even behind a proxy that ends TLS
   allowedOrigins: [GAME_ORIGIN],
   popup: true, // the game's login is a popup
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+  redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   // Asked of itch.io once per login; the answer is `owns: { [GAME_ID]: true | false }`, kept in
   // the game token, which this server signs: the game cannot change it.
   ownership: { gameIds: [GAME_ID], apiKey: ITCH_API_KEY },
@@ -76,15 +78,25 @@ app.on(['GET', 'OPTIONS'], '/api/levels/vault', (c) => vault(c.req.raw));
 // game's session asks here (CORS for the game's origin included).
 app.on(['POST', 'OPTIONS'], '/api/renew', (c) => sessions.renew(c.req.raw));
 
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
+
 async function page(file, c) {
   const html = await readFile(new URL(file, import.meta.url), 'utf8');
   return c.html(html.replaceAll('%GAME_ORIGIN%', GAME_ORIGIN).replaceAll('%STORE_URL%', STORE_URL));
 }
 app.get('/', (c) => page('public/index.html', c));
 app.get('/callback.html', (c) => {
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-store');
-  c.header('Cross-Origin-Opener-Policy', 'same-origin');
+  for (const [name, value] of Object.entries(CALLBACK_HEADERS)) c.header(name, value);
   return page('public/callback.html', c);
 });
 for (const script of ['itch-oauth.iife.js', 'itch-oauth-capture.iife.js']) {

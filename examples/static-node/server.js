@@ -43,8 +43,9 @@ const handleToken = createTokenHandler({
   apiBaseUrl: ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${ITCH_BASE_URL}/api`,
   origin: PUBLIC_ORIGIN, // this site, as browsers see it, even behind a proxy that ends TLS
   allowedOrigins: [GAME_ORIGIN], // the framed game's popup logins
-  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only
   popup: true, // the login button's mode="popup"
+  clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+  redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
 });
 
@@ -63,7 +64,17 @@ const scripts = {
 };
 // The script files' languages other than English: they load them from locales/ beside themselves.
 const locales = new URL('locales/', import.meta.resolve('itch-oauth-widget/itch-oauth.iife.js'));
-const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
 
 /** The game's saves, by itch.io user id (yours to keep in a database). */
 const progress = new Map();

@@ -5,15 +5,16 @@
 // cookies (createSessions, no database): the same on every instance, and sessions outlive restarts.
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
-export function createBackend({ baseUrl, applicationId, publicOrigin, sessionSecret }) {
+export function createBackend({ baseUrl, clientId, applicationId, publicOrigin, sessionSecret }) {
   const sessions = createSessions({ secrets: [sessionSecret], origin: publicOrigin });
   const handleToken = createTokenHandler({
     applicationId, // refuses tokens itch.io issued to another application
-    origin: publicOrigin,
     baseUrl,
     apiBaseUrl: baseUrl === 'https://itch.io' ? 'https://api.itch.io' : `${baseUrl}/api`,
     origin: publicOrigin, // this site, as browsers see it: never taken from the request's Host
     popup: true, // the login button's mode="popup"
+    clientId, // the popup start page starts logins of this application only,
+    redirectUri: `${publicOrigin}/callback.html`, // and sends itch.io this callback page only
     onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
   });
   return {

@@ -58,7 +58,8 @@ const CLAIM = 'c:';
  * `wrangler.jsonc` (`durable_objects.bindings` with `"class_name": "ItchOAuthStore"`, and a
  * migration with `new_sqlite_classes`); give `durableObjectStore(env.ITCH_OAUTH_STORE)` to
  * `createTokenHandler({ store })` and `createSessions({ store })`. An entry with a TTL is gone once
- * it expires (read as absent at once, deleted by the object's alarm).
+ * it expires (read as absent at once, deleted by the object's alarm). A whole Worker, with its
+ * `wrangler.jsonc`: `examples/cloudflare-worker`, explained in docs/guides/cloudflare-workers.md.
  *
  * @example
  * export { ItchOAuthStore } from 'itch-oauth-widget/cloudflare';
@@ -138,9 +139,10 @@ export class ItchOAuthStore {
  *
  * @param options.name which object of the namespace (default `itch-oauth`): one per app.
  * @example
+ * const origin = new URL(env.PUBLIC_ORIGIN).origin; // the site as browsers see it, e.g. https://your.site
  * const store = durableObjectStore(env.ITCH_OAUTH_STORE);
- * const sessions = createSessions({ secrets: [env.SESSION_SECRET], store });
- * const handleToken = createTokenHandler({ applicationId, popup: true, store, onLogin: sessions.onLogin });
+ * const sessions = createSessions({ secrets: [env.SESSION_SECRET], origin, store });
+ * const handleToken = createTokenHandler({ applicationId, origin, popup: true, store, onLogin: sessions.onLogin });
  */
 export function durableObjectStore(namespace: DurableObjectNamespaceLike, options: { name?: string } = {}): Storage {
   if (typeof namespace?.idFromName !== 'function')

@@ -208,15 +208,19 @@ function stopOnSignals(running: RunningEmulator, typed: ReturnType<typeof create
 function printBanner(emulator: RunningEmulator, redirectUris: readonly string[], output: CliOutput): void {
   const [app] = emulator.store.applications;
   output.out(`itch.io emulator listening on ${emulator.url}`);
+  const redirectUri = app && (redirectUris[0] ?? app.redirect_uris.find((uri) => uri.startsWith('http')) ?? app.redirect_uris[0] ?? '');
   if (app !== undefined) {
-    const redirectUri = redirectUris[0] ?? app.redirect_uris.find((uri) => uri.startsWith('http')) ?? app.redirect_uris[0] ?? '';
     const snippet = html`<itch-login-button client-id="${app.client_id}" redirect-uri="${redirectUri}" base-url="${emulator.url}"></itch-login-button>`;
     output.out(`\nPaste into your page (${app.name}):\n\n  ${String(snippet)}\n`);
   }
   const applicationId = app === undefined ? '' : `applicationId: ${app.id}, `;
-  output.out(
-    `Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })\n`,
-  );
+  output.out(`Server side: createTokenHandler({ ${applicationId}baseUrl: '${emulator.url}', apiBaseUrl: '${emulator.apiUrl}', onLogin })`);
+  // What popup mode and a framed game add (the web game guide's server snippet): the start page
+  // limited to this application, and the game's origin, which also gets a game token.
+  if (app !== undefined) {
+    output.out(`  popup mode, add: popup: true, clientId: '${app.client_id}', redirectUri: '${redirectUri}'`);
+    output.out(`  a framed game, add: allowedOrigins: [its origin, e.g. 'https://html-classic.itch.zone'], here and in createSessions\n`);
+  } else output.out('');
   output.out('OAuth applications (application id, client id: redirect URIs):');
   for (const application of emulator.store.applications) {
     output.out(`  ${application.id}, ${application.client_id}: ${application.redirect_uris.join(', ')}`);

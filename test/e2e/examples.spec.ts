@@ -18,6 +18,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { freePort } from './support/free-port.js';
+import { STRICT_CSP } from './support/site.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const bin = (name: string): string => path.join(examples, 'node_modules', '.bin', name);
@@ -167,6 +168,13 @@ function sessionCookieOf(answer: Response): { cookie: string; setCookie: string 
 
 /** The callback page's headers (README, Security), as every example sends them. */
 const CALLBACK_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'cross-origin-opener-policy': 'same-origin' };
+/**
+ * Its Content-Security-Policy: the one Security recommends (the e2e suite's STRICT_CSP), which the
+ * examples' hand-written servers send; vite-spa's is the Vite plugin's default (the capture inline,
+ * by its hash).
+ */
+const callbackCsp = (example: Example): string | RegExp =>
+  example.name === 'vite-spa' ? /^script-src 'self' 'sha256-[\w+/]+=*'; object-src 'none'; base-uri 'none'$/ : STRICT_CSP;
 
 test.beforeAll(() => {
   if (!existsSync(path.join(examples, 'node_modules', 'itch-oauth-widget', 'dist', 'server.js'))) {
@@ -278,10 +286,26 @@ for (const example of EXAMPLES) {
       await expect(page.getByText(`Signed in as ${gamer.username}`)).toBeVisible();
     });
 
-    test('serves the callback page with no Referer, no cache and no opener', async ({ request }) => {
+    test('serves the callback page with no Referer, no cache, no opener and its CSP', async ({ request }) => {
       const answer = await request.get(`${running!.origin}/callback.html`);
       expect(answer.status()).toBe(200);
       expect(answer.headers()).toMatchObject(CALLBACK_HEADERS);
+      expect(answer.headers()['content-security-policy']).toMatch(callbackCsp(example));
+    });
+
+    test('the callback page runs under its CSP: its element is defined and nothing is refused', async ({ page }) => {
+      // (The logins above go through it under the same policy: the capture's part.)
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as { violations?: string[] }).violations = seen;
+        document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.effectiveDirective} ${event.blockedURI}`));
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${running!.origin}/callback.html`);
+      await page.waitForFunction(() => customElements.get('itch-oauth-callback') !== undefined);
+      expect(await page.evaluate(() => (window as { violations?: string[] }).violations)).toEqual([]);
+      expect(errors).toEqual([]);
     });
 
     if (example.name !== 'vite-spa') {
@@ -383,9 +407,11 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         await game.getByRole('button', { name: 'Save' }).click();
         await expect(game.getByText(`Saved: ${stars} stars.`)).toBeVisible();
 
-        // This Chromium (a Playwright context is like an incognito window) denies a third-party
-        // frame its sessionStorage: the game keeps its token in memory only, so after a reload
-        // the player logs in again, and their saves are on the site.
+        // Playwright starts Chromium with third-party storage partitioning turned off
+        // (--disable-features=ThirdPartyStoragePartitioning), and Chromium then refuses a
+        // third-party frame its storage, as it does for a player who blocks all site data: the
+        // game keeps its token in memory only, so after a reload the player logs in again, and
+        // their saves are on the site. (Chromium's default partitions that storage instead.)
         const frame = page.frames().find((candidate) => candidate.url().startsWith(gameOrigin))!;
         expect(
           await frame.evaluate(() => {

@@ -64,6 +64,14 @@ describe('itch-oauth-widget emulator', () => {
           ),
           text,
         );
+        // Popup mode's server options name the same application and redirect URI as the button.
+        assert.ok(
+          text.includes(
+            `popup mode, add: popup: true, clientId: '${C.clients.demo.clientId}', redirectUri: 'http://127.0.0.1:4999/cb?from=cli&x=1'`,
+          ),
+          text,
+        );
+        assert.match(text, /a framed game, add: allowedOrigins: .*, here and in createSessions/);
         const me = await fetch(`${url}/api/1/${C.apiKeys.developer}/me`);
         assert.equal(me.status, 200);
         const consent = await fetch(

@@ -15,10 +15,21 @@ import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 // The store's Durable Object: wrangler.jsonc binds it as ITCH_OAUTH_STORE.
 export { ItchOAuthStore } from 'itch-oauth-widget/cloudflare';
 
-const CALLBACK_HEADERS = { 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store', 'Cross-Origin-Opener-Policy': 'same-origin' };
+// The callback page's headers: no Referer to what it loads, no copy in a cache, no window that
+// opened it can reach it; only this site's scripts run, it is never framed, and of Trusted Types
+// only the widget's policies and Lit's are allowed (docs/concepts/security.md).
+const CALLBACK_HEADERS = {
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Content-Security-Policy':
+    "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
+    "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
+};
 
-// The same in every instance: SESSION_SECRET (wrangler.jsonc's dev value; deployed, a secret)
-// derives the same keys everywhere, so any instance opens a cookie another one set.
+// Made once per isolate, from env, and the same in every instance: SESSION_SECRET (.dev.vars for
+// `wrangler dev`; deployed, a secret) derives the same keys everywhere, so any instance opens a
+// cookie another one set.
 let app;
 const appOf = (env) =>
   (app ??= (() => {
@@ -40,6 +51,8 @@ const appOf = (env) =>
       apiBaseUrl: env.ITCH_BASE_URL === 'https://itch.io' ? 'https://api.itch.io' : `${env.ITCH_BASE_URL}/api`,
       allowedOrigins: [gameOrigin], // the framed game's popup logins
       popup: true, // the login button's mode="popup"
+      clientId: env.ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
+      redirectUri: `${origin}/callback.html`, // and sends itch.io this callback page only
       store, // the popup logins under way, shared by every instance
       onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax), or the game's token
     });
