@@ -138,8 +138,8 @@ export function createBridge(
     const id = String(++lastId);
     const abort = new AbortController();
     running.set(id, abort);
-    Promise.resolve()
-      .then(() => work(abort.signal))
+    // Started at once, still in the engine's click or key handler.
+    (async () => work(abort.signal))()
       .then(
         (response): BridgeResult => ({ id, ok: true, response }),
         // login() rejects with an ItchOAuthError; anything else here is the options' JSON or fetch()'s TypeError.
