@@ -178,12 +178,12 @@ test.describe('axe-core finds no WCAG 2.2 A/AA violation', () => {
     await expect(page.getByRole('alert')).toContainText('not answering right now');
     await audit(page, 'callback service_unavailable');
 
-    // No flow for this state: the login was not started here. (From another page: a new fragment
-    // alone on the same page is no navigation.)
+    // No flow for this state: the login was not started in this tab. (From another page: a new
+    // fragment alone on the same page is no navigation.)
     await page.goto(`${s.url}/game.html`);
     await page.goto(`${s.url}/callback.html#access_token=T&state=UNKNOWN`);
-    await expect(page.getByRole('alert')).toContainText('not started');
-    await audit(page, 'callback state_missing');
+    await expect(page.getByRole('alert')).toContainText('works only once');
+    await audit(page, 'callback state_mismatch');
   });
 
   test("on the popup's ending with Close (a severed popup, not an owner)", async ({ page, context }) => {
@@ -230,6 +230,8 @@ test.describe('beyond the audit', () => {
       - alert:
         - paragraph: You declined the login on itch.io.
         - button "Try again"
+        - paragraph:
+          - link "Back to the site"
     `);
     // A re-render (an attribute changes) keeps the same live region: nothing is announced again.
     const region = await page
