@@ -224,6 +224,7 @@ export class ItchOAuthCallback extends LitElement {
    * and the idle view offer a way on: Close in a popup (nothing there leads to the backend's site);
    * else Try again where this tab remembers the login, and a link back to where it started (its
    * return-to), or to the site's root when that is unknown (a reload, another tab, storage refused).
+   * A sentence that explains rather than reports a failure (a reopened login link) is not in red.
    */
   protected override render() {
     const words = { ...this.#words!, ...this.messages };
@@ -236,7 +237,7 @@ export class ItchOAuthCallback extends LitElement {
       }</p>${view.kind == 'idle' ? back : nothing}</div>`;
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
     const action = view.popup !== undefined ? 'close' : flow && view.code != 'config_invalid' ? 'retry' : undefined;
-    return html`<div part="status" role="alert"><slot name="error"><p class="error">${words[view.message ?? view.code]}</p></slot>${
+    return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
     }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
       action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing

@@ -104,6 +104,7 @@ describe('<itch-oauth-callback>', () => {
     const { el, status, events } = await callback();
     expect(status().textContent).to.contain('This login link works only once, in the tab where the login started');
     expect(status().textContent).to.not.match(/^You're logged in/);
+    expect(status().querySelector('p')!.className, 'explained, not in the colour of errors').to.equal('');
     expect(events.map((e) => e.detail.code)).to.deep.equal(['state_mismatch']);
     expect(el.shadowRoot!.querySelector('[part=retry]')).to.equal(null);
     expect(back(el)?.getAttribute('href')).to.equal('/');
