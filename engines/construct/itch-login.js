@@ -4,7 +4,7 @@
 // runtime.callFunction(name, ...params) (https://www.construct.net/en/make-games/manuals/construct-3/scripting/scripting-reference/iruntime),
 // whose parameters are numbers, strings or booleans:
 //   ItchLoginSucceeded(responseJson, userId, displayName, ownsJson)
-//   ItchLoginFailed(code, message)
+//   ItchLoginFailed(code, message, playerMessage)   (playerMessage: the sentence to show the player)
 // Import it in a script (e.g. importsForEvents.js: `import * as ItchLogin from './itch-login.js';`)
 // and call ItchLogin.login(runtime, {...}) from an "On clicked"/"On touched" event's script action.
 //
@@ -36,7 +36,8 @@ globalThis['ItchLoginConstruct'] = {
     if (login === undefined) return;
     const { runtime, succeeded, failed } = login;
     if (!result['ok']) {
-      callEventFunction(runtime, failed, String(result['code']), String(result['message']));
+      // (A function that declares two parameters ignores the third.)
+      callEventFunction(runtime, failed, String(result['code']), String(result['message']), String(result['playerMessage'] ?? ''));
       return;
     }
     const response = result['response'] ?? {};

@@ -35,6 +35,8 @@ function itch_login_settled(result_json) {
   } else {
     map.code = String(result.code);
     map.message = String(result.message);
+    // The sentence to show the player, in the page's language (the bridge's playerMessage).
+    map.player_message = String(result.playerMessage || '');
   }
   GMS_API.send_async_event_social(map);
 }

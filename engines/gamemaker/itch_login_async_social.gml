@@ -14,7 +14,9 @@ if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
         game_token = is_undefined(token) ? "" : token; // send it as Authorization: Bearer
         logged_in = true;
     } else {
-        // "popup_closed", "popup_blocked", "not_owner", "aborted", "config_invalid", ...
+        // code: "popup_closed", "popup_blocked", "not_owner", "service_unavailable", "cookies_blocked", ...
+        // message says why, for you; player_message says it to the player, in the page's language.
+        login_message = async_load[? "player_message"];
         show_debug_message("itch.io login failed: " + async_load[? "code"] + ": " + async_load[? "message"]);
         logged_in = false;
     }

@@ -4,8 +4,8 @@
 // never popup_closed or a refusal), the player never stays on the browser's error page, and the
 // words the game can show come from playerMessage().
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
-import { createStorage } from 'unstorage';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
+import { brokenStore } from './support/broken-store.js';
 import { launchCookieBlockingChromium } from './support/cookies-blocked.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
 
@@ -35,16 +35,6 @@ async function clickForPopup(context: BrowserContext, game: FrameLocator): Promi
     if (frame === popup.mainFrame()) visited.push(frame.url());
   });
   return { popup, visited };
-}
-
-/** A store whose every operation fails, as Redis down does. */
-function brokenStore() {
-  const down = () => {
-    throw new Error('ECONNREFUSED');
-  };
-  return createStorage({
-    driver: { name: 'down', hasItem: down, getItem: down, setItem: down, removeItem: down, getKeys: down, clear: down },
-  });
 }
 
 test('the store down: the opener learns it at its first collection and closes the popup before itch.io', async ({ page, context }) => {

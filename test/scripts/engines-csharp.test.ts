@@ -65,8 +65,12 @@ describe('engines/unity ItchLogin.cs', () => {
     assert.equal(runInEditor()[0], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only');
   });
 
+  it("the onError that also takes the player's sentence gets one, empty outside WebGL (no page to say it)", { skip }, () => {
+    assert.equal(runInEditor()[1], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only player ""');
+  });
+
   it('marks what only SendMessage and JsonUtility reach [Preserve], against High stripping', { skip }, () => {
-    assert.deepEqual(runInEditor().slice(1), [
+    assert.deepEqual(runInEditor().slice(2), [
       'method OnItchLoginSuccess preserved: True',
       'method OnItchLoginError preserved: True',
       'class Options preserved: True',

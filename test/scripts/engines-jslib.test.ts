@@ -58,10 +58,10 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
     assert.deepEqual(lines.slice(4, 6), ['cancel 2: 1', 'cancel 99: 0']);
   });
 
-  it('sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer, OnItchLoginError with the code', () => {
+  it("sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer, OnItchLoginError with the code and the player's sentence", () => {
     assert.deepEqual(lines.slice(6).sort(), [
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '1\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
-      `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled."}'])}`,
+      `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled.","playerMessage":"The login was cancelled."}'])}`,
     ]);
   });
 

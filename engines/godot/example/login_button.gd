@@ -7,5 +7,5 @@ func _ready() -> void:
 	ItchLogin.redirect_uri = "https://mygame.example/callback.html"
 	ItchLogin.backend = "https://mygame.example/auth/itch"
 	ItchLogin.logged_in.connect(func(user, owns): text = "Hello %s (owns: %s)" % [user.get("display_name", ""), owns])
-	ItchLogin.login_failed.connect(func(code, message): text = "Login failed: %s" % code)
+	ItchLogin.login_failed.connect(func(code, message): text = ItchLogin.player_message if ItchLogin.player_message != "" else "Login failed: %s" % code)
 	pressed.connect(ItchLogin.login)  # a click: the popup needs the player's activation

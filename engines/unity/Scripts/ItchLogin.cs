@@ -50,8 +50,8 @@ public class ItchLogin : MonoBehaviour
     private static ItchLogin instance;
 
     // The callers of the logins under way, by the login's id.
-    private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>> waiting =
-        new Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>>();
+    private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string, string>>> waiting =
+        new Dictionary<string, KeyValuePair<Action<string>, Action<string, string, string>>>();
 
     // [Preserve]: Unity's code stripping keeps what it sees used
     // (https://docs.unity3d.com/Manual/managed-code-stripping-preserving.html); these are reached
@@ -75,6 +75,7 @@ public class ItchLogin : MonoBehaviour
         public string id;
         public string code;
         public string message;
+        public string playerMessage;
     }
 #pragma warning restore 0649
 
@@ -87,19 +88,29 @@ public class ItchLogin : MonoBehaviour
     /// <summary>
     /// Starts a login. onSuccess receives your token endpoint's JSON answer (e.g.
     /// {"user":{...},"owns":{...},"gameToken":"..."}); onError receives an error code
-    /// (popup_closed, popup_blocked, not_owner, aborted, config_invalid, ...) and a message.
-    /// Returns the login's id, for Cancel.
+    /// (popup_closed, popup_blocked, not_owner, aborted, config_invalid, service_unavailable,
+    /// cookies_blocked, ...) and a message for you. Returns the login's id, for Cancel.
     /// </summary>
     public static string Login(Action<string> onSuccess, Action<string, string> onError)
     {
+        return Login(onSuccess, (code, message, playerMessage) => onError(code, message));
+    }
+
+    /// <summary>
+    /// Starts a login, as above; onError also receives the player's sentence for the code, in the
+    /// page's language (empty when the page has no words for it, as outside WebGL): show that
+    /// rather than the code.
+    /// </summary>
+    public static string Login(Action<string> onSuccess, Action<string, string, string> onError)
+    {
         if (!inWebGLBuild)
         {
-            onError("config_invalid", "ItchLogin works in a WebGL build only");
+            onError("config_invalid", "ItchLogin works in a WebGL build only", "");
             return "";
         }
         if (instance == null)
         {
-            onError("config_invalid", "no ItchLogin component in the scene");
+            onError("config_invalid", "no ItchLogin component in the scene", "");
             return "";
         }
         return instance.Begin(onSuccess, onError);
@@ -112,7 +123,7 @@ public class ItchLogin : MonoBehaviour
     }
 
     // (Not named Start: Unity calls a method of that name when the component starts.)
-    private string Begin(Action<string> onSuccess, Action<string, string> onError)
+    private string Begin(Action<string> onSuccess, Action<string, string, string> onError)
     {
         var options = new Options
         {
@@ -127,7 +138,7 @@ public class ItchLogin : MonoBehaviour
         string json = JsonUtility.ToJson(options);
         // The jslib answers only after this returns (the bridge settles later): the id is known by then.
         string id = ItchLogin_Login(json, gameObject.name);
-        waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(onSuccess, onError);
+        waiting[id] = new KeyValuePair<Action<string>, Action<string, string, string>>(onSuccess, onError);
         return id;
     }
 
@@ -138,26 +149,26 @@ public class ItchLogin : MonoBehaviour
     {
         int newline = idAndResponse.IndexOf('\n');
         if (newline < 0) return;
-        KeyValuePair<Action<string>, Action<string, string>> callbacks;
+        KeyValuePair<Action<string>, Action<string, string, string>> callbacks;
         if (!Take(idAndResponse.Substring(0, newline), out callbacks)) return;
         callbacks.Key(idAndResponse.Substring(newline + 1));
     }
 
-    // Called by ItchLogin.jslib through SendMessage, with {"id":"…","code":"…","message":"…"}.
+    // Called by ItchLogin.jslib through SendMessage, with {"id":"…","code":"…","message":"…","playerMessage":"…"}.
     [Preserve]
     private void OnItchLoginError(string failureJson)
     {
         Failure failure = JsonUtility.FromJson<Failure>(failureJson);
-        KeyValuePair<Action<string>, Action<string, string>> callbacks;
+        KeyValuePair<Action<string>, Action<string, string, string>> callbacks;
         if (failure == null || !Take(failure.id, out callbacks)) return;
-        callbacks.Value(failure.code, failure.message);
+        callbacks.Value(failure.code, failure.message, failure.playerMessage ?? "");
     }
 
-    private bool Take(string id, out KeyValuePair<Action<string>, Action<string, string>> callbacks)
+    private bool Take(string id, out KeyValuePair<Action<string>, Action<string, string, string>> callbacks)
     {
         if (id == null || !waiting.TryGetValue(id, out callbacks))
         {
-            callbacks = default(KeyValuePair<Action<string>, Action<string, string>>);
+            callbacks = default(KeyValuePair<Action<string>, Action<string, string, string>>);
             return false;
         }
         waiting.Remove(id);
