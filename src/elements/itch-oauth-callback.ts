@@ -22,20 +22,27 @@ export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
- * same one upgraded again, shows the same outcome, and the events fire once.
+ * same one upgraded again, shows the same outcome, and the events fire once. `popup`: this tab
+ * has shown a popup login's ending.
  * @internal
  */
-export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean } = {
+export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean; popup?: boolean } = {
   taken: false,
   outcome: undefined,
   announced: false,
 };
 
+/** sessionStorage key that marks the tab of a popup login's window, once its ending is shown. */
+const POPUP_TAB_KEY = 'itch-oauth:popup';
+
 function takeDocumentOutcome(): CaptureOutcome | undefined {
   if (!documentOutcome.taken) {
     documentOutcome.taken = true;
     try {
-      documentOutcome.outcome = takeOutcome(sessionStorage);
+      // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
+      // reloaded, offers Close as the ending did rather than a way into the site.
+      if ((documentOutcome.outcome = takeOutcome(sessionStorage))?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
+      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null;
     } catch {
       documentOutcome.outcome = undefined;
     }
@@ -57,8 +64,8 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @slot error - Shown after a failure, above "Try again" and "Back to the site" (a redirect login) or "Close" (a popup login).
  * @csspart status - The message region.
  * @csspart retry - The "Try again" button (a redirect login whose start this tab remembers).
- * @csspart back - The "Back to the site" link: to the page the login started from, else the site's root (a redirect login's failure, and a callback page opened with no login in progress).
- * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told).
+ * @csspart back - The "Back to the site" link: to the page the login started from, else the site's root (a redirect login's failure, and a callback page opened with no login in progress outside a popup).
+ * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), or whose page was reloaded.
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
@@ -200,9 +207,10 @@ export class ItchOAuthCallback extends LitElement {
     }
   }
 
+  /** Close (a popup's ending, or its reloaded page with no login) or Try again. */
   #act(): void {
-    const view = this.#view as Extract<View, { kind: 'error' }>;
-    if (view.popup !== undefined) this.closeWindow();
+    const view = this.#view;
+    if (view.kind != 'error' || view.popup !== undefined) this.closeWindow();
     else this.#retry(view.flow!);
   }
 
@@ -231,10 +239,18 @@ export class ItchOAuthCallback extends LitElement {
     const view = this.#view;
     const flow = view.kind == 'error' ? view.flow : undefined;
     const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : '/'}>${words.back}</a></p>`;
+    // No login here, in a popup login's window (its page reloaded after the ending): Close, as the
+    // ending had, rather than a way into the site.
     if (view.kind != 'error')
       return html`<div part="status" role="status"><p>${
         view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>${view.kind == 'idle' ? back : nothing}</div>`;
+      }</p>${
+        view.kind != 'idle'
+          ? nothing
+          : documentOutcome.popup
+            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>`
+            : back
+      }</div>`;
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
     const action = view.popup !== undefined ? 'close' : flow && view.code != 'config_invalid' ? 'retry' : undefined;
     return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${

@@ -167,6 +167,25 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await screenshot(popup, 'popup-refused');
   });
 
+  test('reloaded after its ending: no login in progress, with Close and still nothing that leads to the backend', async ({
+    page,
+    context,
+  }) => {
+    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
+    const game = await openGame(page);
+    const { popup } = await clickForPopup(context, game);
+    await approve(popup, C.users.gamer);
+    const callback = popup.locator('itch-oauth-callback');
+    await expect(callback.getByRole('button', { name: 'Close' })).toBeFocused({ timeout: 15_000 });
+    await popup.reload();
+    await expect(callback.getByRole('status')).toHaveText('No itch.io login in progress.Close');
+    await expect(callback.getByRole('link')).toHaveCount(0);
+    await expectNothingLeadsToTheBackend(popup);
+    await screenshot(popup, 'popup-no-login');
+    await callback.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => popup.isClosed()).toBe(true);
+  });
+
   test("the site's server down: try again later", async ({ page, context }) => {
     // itch.io's API cannot be reached from the backend: every deposit answers 502.
     await start({ coop: true, handler: { apiBaseUrl: 'http://127.0.0.1:9/api/1' } });

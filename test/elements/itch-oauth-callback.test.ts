@@ -60,6 +60,22 @@ describe('<itch-oauth-callback>', () => {
     expect(events).to.deep.equal([]);
   });
 
+  it("offers Close, not a way into the site, when no login is in progress in a popup login's window (its page reloaded)", async () => {
+    leave({ code: code('backend_rejected'), flow: 0 });
+    await callback();
+    // The same tab, reloaded: the outcome is gone.
+    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+    const { el, status } = await callback();
+    expect(status().textContent).to.contain('No itch.io login in progress');
+    expect(back(el)).to.equal(null);
+    const close = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=close]')!;
+    expect(close.textContent).to.equal('Close');
+    let closed = 0;
+    el.closeWindow = () => void closed++;
+    close.click();
+    expect(closed).to.equal(1);
+  });
+
   it('shows success, fires itch-login-success with the response and returns the user with replace', async () => {
     leave({ response: { user: { username: 'leafo' } }, flow });
     const { status, events, replaced } = await callback();
