@@ -165,8 +165,10 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
     // The start page stopped before itch.io because the browser refuses the binding cookie.
     if (data.itchOAuth == 'popup-failed' && data.code == 'cookies_blocked') progress.failed = 'cookies_blocked';
     if (data.itchOAuth != 'popup-start' || binding === undefined) return;
-    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state, binding }, event.origin);
-    progress.confirmedAt = Date.now();
+    // (Answered once the backend has answered a collection: see PopupProgress.reached.)
+    const answer = { itchOAuth: 'popup-opener', state, binding };
+    progress.confirm = () => (event.source as Window).postMessage(answer, event.origin);
+    if (progress.reached) progress.confirm();
   };
   addEventListener('message', onMessage);
   const left = Math.round(screenX + Math.max(0, outerWidth - POPUP_WIDTH) / 2);

@@ -41,10 +41,17 @@ const ARRIVAL_WAIT_MS = 4000;
 /** Consecutive failed collections (network, 5xx) before giving up. */
 const MAX_FAILURES = 5;
 
-/** What the opener learnt from the start page, by `postMessage`. */
+/** What the opener learnt from the start page, by `postMessage`, and from the backend. */
 export interface PopupProgress {
-  /** When the start page asked this page to confirm the state. */
-  confirmedAt?: number | undefined;
+  /**
+   * The backend answered a collection (anything but a 5xx): it can keep this login. Until then the
+   * start page's question waits in `confirm`, so that a backend that cannot (its store down: 503)
+   * has the popup closed before it leaves for itch.io, where the player would approve a login
+   * nobody could collect.
+   */
+  reached?: boolean | undefined;
+  /** Answers the start page's question (it then binds and goes on to itch.io), once `reached`. */
+  confirm?: (() => void) | undefined;
   /** When the start page said it goes on to itch.io. */
   leftAt?: number | undefined;
   /** Whether the backend found that itch.io's page severs popups (COOP); `undefined`: unknown. */
@@ -99,6 +106,10 @@ export async function collect(
         referrerPolicy: 'no-referrer',
         signal,
       });
+      if (answer.status < 500 && !progress.reached) {
+        progress.reached = true;
+        progress.confirm?.();
+      }
       const body: unknown = await answer.json().catch(() => null);
       // Aborted while the answer's body was read: the body reads as null, and a pending answer
       // (202, ok) would otherwise pass for the outcome.

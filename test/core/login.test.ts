@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { checkLoginOptions, login, preparePopupLogin, startLogin, type LoginOptions } from '../../src/core/login.js';
 import { popupStateOfBinding } from '../../src/core/state.js';
@@ -175,6 +175,8 @@ describe('startLogin in popup mode', () => {
       ask({ itchOAuth: 'something-else', state }, backendOrigin, popup);
       expect(replies, 'another origin, another state, another window, another message: no answer').to.deep.equal([]);
       ask({ itchOAuth: 'popup-start', state }, backendOrigin, popup);
+      // (Answered once the backend has answered a collection.)
+      await waitUntil(() => replies.length > 0, 'the answer');
       // The answer hands over the login's binding: p. + SHA-256(binding) is the state.
       const [[reply, to]] = replies as [[{ binding: string }, string]];
       expect(reply).to.deep.equal({ itchOAuth: 'popup-opener', state, binding: reply.binding });
@@ -183,6 +185,43 @@ describe('startLogin in popup mode', () => {
     } finally {
       handle.abandon();
       await handle.result.catch(() => undefined);
+      stub.restore();
+    }
+  });
+
+  it('does not answer the start page while the backend cannot keep the login (503): the popup is closed before itch.io, service_unavailable', async () => {
+    await preparePopupLogin();
+    const replies: unknown[] = [];
+    let closed = 0;
+    const popup = {
+      ...fakePopup(),
+      close: () => void closed++,
+      postMessage: (message: unknown) => void replies.push(message),
+    } as unknown as Window;
+    let answer: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (answer = resolve));
+    const stub = stubWindow(
+      () => popup,
+      () => new Response(null, { status: 503 }),
+    );
+    // The collection's answer comes after the start page asked.
+    const realFetch = window.fetch;
+    window.fetch = (async (...args: Parameters<typeof fetch>) => (await first, realFetch(...args))) as typeof fetch;
+    const handle = startLogin(OPTIONS);
+    try {
+      const state = new URL(stub.opened[0]!).searchParams.get('state')!;
+      const event = new MessageEvent('message', { data: { itchOAuth: 'popup-start', state }, origin: location.origin });
+      Object.defineProperty(event, 'source', { value: popup });
+      dispatchEvent(event);
+      answer();
+      const error = await handle.result.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'service_unavailable');
+      expect(replies, 'the start page never told to go on to itch.io').to.deep.equal([]);
+      expect(closed).to.be.greaterThan(0);
+    } finally {
       stub.restore();
     }
   });
