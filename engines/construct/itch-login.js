@@ -4,7 +4,7 @@
 // runtime.callFunction(name, ...params) (https://www.construct.net/en/make-games/manuals/construct-3/scripting/scripting-reference/iruntime),
 // whose parameters are numbers, strings or booleans:
 //   ItchLoginSucceeded(responseJson, userId, displayName, ownsJson)
-//   ItchLoginFailed(code, message)
+//   ItchLoginFailed(code, message, playerMessage)   (playerMessage: the sentence to show the player)
 // With "renew" among the login's options, the page keeps the game token and ItchLogin.fetch(url,
 // init) calls your site's API with it (a promise of { "status", "body" }): the game never holds it;
 // and at start ItchLogin.restore(options) finds a login kept across a reload, without a click (a
@@ -43,7 +43,8 @@ globalThis['ItchLoginConstruct'] = {
     if (login === undefined) return;
     const { runtime, succeeded, failed } = login;
     if (!result['ok']) {
-      callEventFunction(runtime, failed, String(result['code']), String(result['message']));
+      // (A function that declares two parameters ignores the third.)
+      callEventFunction(runtime, failed, String(result['code']), String(result['message']), String(result['playerMessage'] ?? ''));
       return;
     }
     const response = result['response'] ?? {};

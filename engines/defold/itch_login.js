@@ -70,6 +70,8 @@ const ItchLoginDefold = {
     } else {
       message.code = result.code;
       message.message = result.message;
+      // The sentence to show the player, in the page's language (the bridge's playerMessage).
+      message.player_message = result.playerMessage || '';
     }
     JsToDef.send('itch_login', message);
   },

@@ -51,7 +51,7 @@ function itch_login_settled(result_json) {
 /**
  * The bridge's callback for itch_login_restore: one Async Social event with type
  * "itch_login_restore", restored 1 with a login's fields, or 0: no login was kept or the site
- * refused it (with code and message when it failed: config_invalid without renew).
+ * refused it (with code, message and player_message when it failed: config_invalid without renew).
  */
 function itch_login_restored(result_json) {
   const result = JSON.parse(result_json);
@@ -79,6 +79,8 @@ function itch_login_player(map, answer) {
 function itch_login_failure(map, result) {
   map.code = String(result.code);
   map.message = String(result.message);
+  // The sentence to show the player, in the page's language (the bridge's playerMessage).
+  map.player_message = String(result.playerMessage || '');
 }
 
 /** The bridge's callback for itch_login_fetch: one Async Social event with type "itch_login_fetch". */

@@ -13,7 +13,9 @@ if (async_load[? "type"] == "itch_login" && async_load[? "id"] == login_id) {
         owns = json_parse(async_load[? "owns"]);       // { "<game id>": true/false }
         logged_in = true; // with renew, the page keeps the game token: itch_login_fetch sends it
     } else {
-        // "popup_closed", "popup_blocked", "not_owner", "aborted", "config_invalid", ...
+        // code: "popup_closed", "popup_blocked", "not_owner", "service_unavailable", "cookies_blocked", ...
+        // message says why, for you; player_message says it to the player, in the page's language.
+        login_message = async_load[? "player_message"];
         show_debug_message("itch.io login failed: " + async_load[? "code"] + ": " + async_load[? "message"]);
         logged_in = false;
     }

@@ -2,6 +2,7 @@
 /// reads login_id, save_id and restore_id when any login, save or restore ends, so each is set from the start.
 login_id = "";
 save_id = "";
+login_message = ""; // after a failure, what to tell the player (draw it)
 /// The login's options, for the restore below and the click (itch_login_left_pressed.gml). With
 /// renew (your sessions.renew URL) the page keeps the game token: itch_login_fetch sends it, and
 /// the login outlasts a reload.

@@ -188,10 +188,17 @@ function refusal(status: number, body: unknown): ItchOAuthError {
   return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
 }
 
-/** Closes the popup if this page can still reach it. */
-export function closePopup(popup: Window | null): void {
+/**
+ * Closes the popup if this page can still reach it, and asks again (every 0.3 s, 10 times at most)
+ * until it reads as closed: a popup closed moments after it opened was seen to stay open, on its
+ * start page, in Chromium and WebKit on a loaded machine (popup-outage.spec.ts, the store down).
+ */
+export function closePopup(popup: Window | null, tries = 9): void {
   try {
-    if (popup && !popup.closed) popup.close();
+    if (popup && !popup.closed) {
+      popup.close();
+      if (tries) setTimeout(() => closePopup(popup, tries - 1), 300);
+    }
   } catch {
     // A severed popup cannot be reached.
   }

@@ -1,7 +1,7 @@
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
 import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
-import { createState, saveFlow } from '../core/state.js';
+import { createState, saveFlow, type FlowRecord } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { widget as en } from '../i18n/locales/en.js';
@@ -23,19 +23,30 @@ export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
- * same one upgraded again, shows the same outcome, and the events fire once.
+ * same one upgraded again, shows the same outcome, and the events fire once. `popup`: this tab
+ * has shown a popup login's ending.
  * @internal
  */
-export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean } = {
+export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean; popup?: boolean } = {
   taken: false,
   outcome: undefined,
   announced: false,
 };
 
+/** sessionStorage key that marks the tab of a popup login's window, once its ending is shown. */
+const POPUP_TAB_KEY = 'itch-oauth:popup';
+
 function takeDocumentOutcome(): CaptureOutcome | undefined {
   if (!documentOutcome.taken) {
     documentOutcome.taken = true;
-    documentOutcome.outcome = takeOutcome();
+    try {
+      // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
+      // reloaded, offers Close as the ending did rather than a way into the site.
+      if ((documentOutcome.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
+      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null;
+    } catch {
+      documentOutcome.outcome = undefined;
+    }
   }
   return documentOutcome.outcome;
 }
@@ -51,10 +62,11 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @fires {CustomEvent<ItchLoginErrorDetail>} itch-login-error - The login failed: `detail.code` (a stable string such as `access_denied`) and `detail.message`.
  * @slot pending - Shown while a new attempt starts.
  * @slot success - Shown after a successful login (with `no-redirect`).
- * @slot error - Shown after a failure, above "Try again" (a redirect login) or "Close" (a popup login).
+ * @slot error - Shown after a failure, above "Try again" and "Back to the site" (a redirect login) or "Close" (a popup login).
  * @csspart status - The message region.
- * @csspart retry - The "Try again" button (a redirect login).
- * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told).
+ * @csspart retry - The "Try again" button (a redirect login whose start this tab remembers).
+ * @csspart back - The "Back to the site" link: to the page the login started from, else the site's root (a redirect login's failure, and a callback page opened with no login in progress outside a popup).
+ * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), or whose page was reloaded.
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
@@ -177,12 +189,10 @@ export class ItchOAuthCallback extends LitElement {
 
   /**
    * "Try again": the token is never kept in this document, so a new login starts, with the same
-   * application, scopes and return-to. Without a flow (an unknown state) the user goes home.
+   * application, scopes and return-to. (Offered only with the flow: without it, the link back.)
    */
-  #retry(): void {
-    const flow = this.#view.kind === 'error' ? this.#view.flow : undefined;
+  #retry(flow: FlowRecord): void {
     this.#setView({ kind: 'pending' });
-    if (!flow) return this.navigate('/');
     try {
       const state = createState();
       // The stored flow's application, scopes and itch.io address (buildAuthorizeUrl reads only those).
@@ -194,9 +204,11 @@ export class ItchOAuthCallback extends LitElement {
     }
   }
 
+  /** Close (a popup's ending, or its reloaded page with no login) or Try again. */
   #act(): void {
-    if (this.#view.kind == 'error' && this.#view.popup !== undefined) this.closeWindow();
-    else this.#retry();
+    const view = this.#view;
+    if (view.kind != 'error' || view.popup !== undefined) this.closeWindow();
+    else this.#retry(view.flow!);
   }
 
   /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */
@@ -204,31 +216,45 @@ export class ItchOAuthCallback extends LitElement {
     return (this.#words = messagesFor(this, en)) !== undefined;
   }
 
-  /** @internal The focus moves once the action is in the page, in the page's language. */
+  /** @internal The focus moves once the action is in the page, in the page's language (Try again or Close, else the link back). */
   protected override updated(): void {
-    if (this.#focusAction) this.renderRoot.querySelector('button')?.focus();
+    if (this.#focusAction) this.renderRoot.querySelector<HTMLElement>('button,[part=back]')?.focus();
     this.#focusAction = false;
   }
 
   /**
    * @internal One template for the idle, pending and success views and one for a failure, so the live
    * region (`role=status`, `role=alert`) stays the same node while its words change, and a line of
-   * the failure comes or goes alone: a focused button that stays keeps the focus.
+   * the failure comes or goes alone: a focused button that stays keeps the focus. Every failure
+   * and the idle view offer a way on: Close in a popup (nothing there leads to the backend's site);
+   * else Try again where this tab remembers the login, and a link back to where it started (its
+   * return-to), or to the site's root when that is unknown (a reload, another tab, storage refused).
+   * A sentence that explains rather than reports a failure (a reopened login link) is not in red.
    */
   protected override render() {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
+    const flow = view.kind == 'error' ? view.flow : undefined;
+    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : '/'}>${words.back}</a></p>`;
+    // No login here, in a popup login's window (its page reloaded after the ending): Close, as the
+    // ending had, rather than a way into the site.
     if (view.kind != 'error')
-      return html`<p part="status" role="status">${
+      return html`<div part="status" role="status"><p>${
         view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>`;
+      }</p>${
+        view.kind != 'idle'
+          ? nothing
+          : documentOutcome.popup
+            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>`
+            : back
+      }</div>`;
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
-    const action = view.popup !== undefined ? 'close' : view.code === 'config_invalid' ? undefined : 'retry';
-    return html`<div part="status" role="alert"><slot name="error"><p class="error">${words[view.code]}</p></slot>${
+    const action = view.popup !== undefined ? 'close' : flow && view.code != 'config_invalid' ? 'retry' : undefined;
+    return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
     }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
       action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing
-    }</div>`;
+    }${view.popup !== undefined ? nothing : back}</div>`;
   }
 }
 

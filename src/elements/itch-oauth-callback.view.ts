@@ -59,8 +59,10 @@ export function viewOf(outcome: CaptureOutcome | undefined, blocked = storageBlo
   // A popup login's capture keeps no flow (0): a redirect login's has its record or a problem (> 0).
   const code = refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response';
   const next = POPUP_NEXT_STEPS[code] ?? '';
-  // An unknown state in a redirect login: most often the same answer opened again (a second tab,
-  // a reload), after the first one logged the player in. Said as such, not as an attack.
+  // An unknown state in a redirect login: most often the same answer opened again in another tab,
+  // after the tab that started the login used it; else a link someone else made. This document
+  // cannot tell which, nor whether a login went through (nothing is sent for an unknown state),
+  // so the words say what such a link does and never that the player is logged in.
   const message = code == 'state_mismatch' && outcome.flow !== 0 ? 'state_used' : undefined;
   return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined, message };
 }

@@ -30,7 +30,7 @@ test("the full file speaks the callback page's language under the strict CSP: Ge
     if (/Trusted Type|Content Security Policy/i.test(message.text())) refused.push(message.text());
   });
   await page.goto(`${site.url}/callback.html`);
-  await expect(page.locator('itch-oauth-callback [part=status]')).toHaveText(widget.idle);
+  await expect(page.locator('itch-oauth-callback [part=status]')).toHaveText(widget.idle + widget.back);
   expect(loaded).toContain('/dist/locales/de.js');
   expect(refused).toEqual([]);
   expect(site.cspReports).toEqual([]);
@@ -41,7 +41,7 @@ test('the full file speaks English without a language of its own loaded, and loa
   const loaded: string[] = [];
   page.on('request', (request) => loaded.push(new URL(request.url()).pathname));
   await page.goto(`${site.url}/callback.html`);
-  await expect(page.locator('itch-oauth-callback [part=status]')).toHaveText('No itch.io login in progress.');
+  await expect(page.locator('itch-oauth-callback [part=status]')).toHaveText('No itch.io login in progress.Back to the site');
   expect(loaded.filter((path) => path.startsWith('/dist/locales/'))).toEqual([]);
 });
 
@@ -75,11 +75,11 @@ test('while its language loads, the button is not in the page: never a button wi
   await expect(page.getByRole('button')).toHaveAccessibleName(widget.login);
 });
 
-test('after a failure, Try again takes the focus once the words of the page arrive', async ({ page }) => {
+test('after a failure, the way on (here the link back) takes the focus once the words of the page arrive', async ({ page }) => {
   const { widget } = await import('../../src/i18n/locales/de.js');
   site.page = { capture: 'full', hostile: false, body: '<div lang="de"><itch-oauth-callback></itch-oauth-callback></div>' };
   const locales = await holdLocales(page);
-  // A login this browser never started: refused by the capture, and the view offers a new one.
+  // A login this browser never started: refused by the capture, and the view links back to the site.
   await page.goto(`${site.url}/callback.html#access_token=not-ours&token_type=bearer&state=unknown-state-value`, {
     waitUntil: 'domcontentloaded',
   });
@@ -87,9 +87,9 @@ test('after a failure, Try again takes the focus once the words of the page arri
   // The document is parsed: the element has asked for the focus, and has nothing drawn to take it.
   await page.waitForTimeout(300);
   locales.release();
-  const retry = page.getByRole('button', { name: widget.retry });
-  await expect(retry).toBeVisible();
-  await expect(retry).toBeFocused();
+  const back = page.getByRole('link', { name: widget.back });
+  await expect(back).toBeVisible();
+  await expect(back).toBeFocused();
 });
 
 test('a language file the site does not serve leaves English, and says where it looked in the console', async ({ page }) => {

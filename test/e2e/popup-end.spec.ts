@@ -1,10 +1,12 @@
 // How a popup login ends for the player, in real Chromium: closed early, late or after Deny, the
 // game hears `popup_closed` within seconds; severed from its opener (the emulator's COOP), the
 // popup shows what happened in plain words and a Close button, and no control that leads to the
-// backend's site. The tests take the screenshots of these pages (docs/screenshots/).
+// backend's site. The tests audit these pages with axe and take their screenshots, light and dark
+// (docs/screenshots/).
 import { mkdirSync } from 'node:fs';
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
+import { audit } from './support/axe.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
@@ -72,10 +74,19 @@ async function expectNothingLeadsToTheBackend(popup: Page): Promise<void> {
   for (const target of targets) expect(new URL(target).origin, `${target} leads back to the backend`).not.toBe(world.app);
 }
 
+/**
+ * The popup's page in light and in dark (its page declares both): axe finds nothing, and the
+ * screenshots go to docs/screenshots/<name>.png and <name>-dark.png.
+ */
 async function screenshot(popup: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await popup.setViewportSize({ width: 480, height: 360 });
-  await popup.screenshot({ path: new URL(name, SCREENSHOTS).pathname });
+  for (const scheme of ['light', 'dark'] as const) {
+    await popup.emulateMedia({ colorScheme: scheme });
+    await audit(popup, `${name} (${scheme})`);
+    await popup.screenshot({ path: new URL(`${name}${scheme === 'dark' ? '-dark' : ''}.png`, SCREENSHOTS).pathname });
+  }
+  await popup.emulateMedia({ colorScheme: 'light' });
 }
 
 test.describe('a closed popup is reported within seconds', () => {
@@ -110,7 +121,7 @@ test.describe('a closed popup is reported within seconds', () => {
     await expect(popup.getByText('You can close this window')).toBeVisible();
     await expect(popup.getByRole('link', { name: /^Back to/ })).toHaveCount(0);
     await expectNothingLeadsToTheBackend(popup);
-    await screenshot(popup, 'popup-denied.png');
+    await screenshot(popup, 'popup-denied');
     await page.waitForTimeout(1000);
     const took = await closeAndTime(popup, game);
     console.log(`close 1 s after Deny: popup_closed after ${took} ms`);
@@ -135,7 +146,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await expect(callback.getByRole('link', { name: 'Get it on itch.io' })).toHaveAttribute('href', STORE);
     await expect(callback.getByRole('button', { name: 'Try again' })).toHaveCount(0);
     await expectNothingLeadsToTheBackend(popup);
-    await screenshot(popup, 'popup-not-owner.png');
+    await screenshot(popup, 'popup-not-owner');
     expect((await gameEvents(page)).filter((event) => event.type === 'itch-login-error').map((event) => event.detail.code)).toEqual([
       'not_owner',
     ]);
@@ -153,7 +164,26 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await expect(callback.getByRole('alert')).toContainText('To use another itch.io account, log out on itch.io', { timeout: 15_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
-    await screenshot(popup, 'popup-refused.png');
+    await screenshot(popup, 'popup-refused');
+  });
+
+  test('reloaded after its ending: no login in progress, with Close and still nothing that leads to the backend', async ({
+    page,
+    context,
+  }) => {
+    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
+    const game = await openGame(page);
+    const { popup } = await clickForPopup(context, game);
+    await approve(popup, C.users.gamer);
+    const callback = popup.locator('itch-oauth-callback');
+    await expect(callback.getByRole('button', { name: 'Close' })).toBeFocused({ timeout: 15_000 });
+    await popup.reload();
+    await expect(callback.getByRole('status')).toHaveText('No itch.io login in progress.Close');
+    await expect(callback.getByRole('link')).toHaveCount(0);
+    await expectNothingLeadsToTheBackend(popup);
+    await screenshot(popup, 'popup-no-login');
+    await callback.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => popup.isClosed()).toBe(true);
   });
 
   test("the site's server down: try again later", async ({ page, context }) => {
@@ -166,7 +196,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await expect(callback.getByRole('alert')).toContainText('Try again in a few minutes.', { timeout: 20_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
-    await screenshot(popup, 'popup-server-down.png');
+    await screenshot(popup, 'popup-server-down');
   });
 
   test('while the severed popup is waited for, the button offers Cancel, which ends the login with aborted', async ({ page, context }) => {

@@ -3,13 +3,10 @@
 // blocks cookies. Each time the game hears what happened (service_unavailable, cookies_blocked,
 // never popup_closed or a refusal), the player never stays on the browser's error page, and the
 // words the game can show come from playerMessage().
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
-import { createStorage } from 'unstorage';
+import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
-import { requireBrowser } from '../../scripts/find-browser.mjs';
+import { brokenStore } from './support/broken-store.js';
+import { launchCookieBlockingChromium } from './support/cookies-blocked.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
 
 let world: PopupWorld;
@@ -38,16 +35,6 @@ async function clickForPopup(context: BrowserContext, game: FrameLocator): Promi
     if (frame === popup.mainFrame()) visited.push(frame.url());
   });
   return { popup, visited };
-}
-
-/** A store whose every operation fails, as Redis down does. */
-function brokenStore() {
-  const down = () => {
-    throw new Error('ECONNREFUSED');
-  };
-  return createStorage({
-    driver: { name: 'down', hasItem: down, getItem: down, setItem: down, removeItem: down, getKeys: down, clear: down },
-  });
 }
 
 test('the store down: the opener learns it at its first collection and closes the popup before itch.io', async ({ page, context }) => {
@@ -142,24 +129,13 @@ test('playerMessage gives the sentence in the page language, or the one asked fo
 });
 
 test.describe('a browser that blocks cookies', () => {
-  let profile: string;
   let blocked: BrowserContext;
+  let closeBlocked: () => Promise<void>;
   test.beforeEach(async () => {
-    // Chromium's own setting ("Don't allow sites to save data"), in a profile of its own.
-    profile = mkdtempSync(path.join(tmpdir(), 'itch-oauth-cookies-'));
-    mkdirSync(path.join(profile, 'Default'));
-    writeFileSync(
-      path.join(profile, 'Default', 'Preferences'),
-      JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }),
-    );
-    blocked = await chromium.launchPersistentContext(profile, {
-      executablePath: requireBrowser(),
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    ({ context: blocked, close: closeBlocked } = await launchCookieBlockingChromium());
   });
   test.afterEach(async () => {
-    await blocked.close();
-    rmSync(profile, { recursive: true, force: true });
+    await closeBlocked();
   });
 
   test('a popup login: the start page finds cookies off, the opener closes it, and the game gets cookies_blocked', async () => {
@@ -182,6 +158,8 @@ test.describe('a browser that blocks cookies', () => {
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Your browser is blocking the cookies this login needs.');
     await expect(alert).toContainText("Allow cookies for this site in your browser's privacy settings");
+    // This tab cannot know where the login started (its storage is refused): the site's root.
+    await expect(alert.getByRole('link', { name: 'Back to the site' })).toHaveAttribute('href', '/');
   });
 
   test('a redirect login reports cookies_blocked on the button, and stays on the page', async () => {

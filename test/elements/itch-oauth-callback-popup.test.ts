@@ -27,16 +27,18 @@ async function shown(outcome: CaptureOutcome) {
     text: root.querySelector('[part=status]')!.textContent!.replace(/\s+/g, ' '),
     close: root.querySelector<HTMLButtonElement>('[part=close]'),
     retry: root.querySelector('[part=retry]'),
+    back: root.querySelector('[part=back]'),
   };
 }
 
 describe('<itch-oauth-callback> in a popup whose login ended there', () => {
   it('says how to get the game or switch accounts after not_owner, with Close and no Try again', async () => {
-    const { text, close, retry } = await shown(refusal('backend_rejected', { errors: ['no'], code: 'not_owner' }));
+    const { text, close, retry, back } = await shown(refusal('backend_rejected', { errors: ['no'], code: 'not_owner' }));
     expect(text).to.contain('You need to own this game on itch.io to continue.');
     expect(text).to.contain('log out there to use the account that owns it');
     expect(close?.textContent).to.equal('Close');
     expect(retry).to.equal(null);
+    expect(back, 'no link to the backend’s site').to.equal(null);
   });
 
   it('says how to use another account after a refusal the backend explained', async () => {

@@ -22,6 +22,9 @@ function leave(outcome: CaptureOutcome | undefined) {
   if (outcome) sessionStorage.setItem(OUTCOME_KEY, JSON.stringify(outcome));
 }
 
+/** The link back to the site, if drawn. */
+const back = (el: ItchOAuthCallback) => el.shadowRoot!.querySelector<HTMLAnchorElement>('a[part=back]');
+
 function code(name: ItchOAuthErrorCode) {
   return ERROR_CODES.indexOf(name);
 }
@@ -48,11 +51,29 @@ async function callback(template = html`<itch-oauth-callback></itch-oauth-callba
 }
 
 describe('<itch-oauth-callback>', () => {
-  it('says no login is in progress when the capture left nothing', async () => {
+  it('says no login is in progress when the capture left nothing, and links back to the site', async () => {
     leave(undefined);
-    const { status, events } = await callback();
+    const { el, status, events } = await callback();
     expect(status().textContent).to.contain('No itch.io login in progress');
+    expect(back(el)?.textContent).to.equal('Back to the site');
+    expect(back(el)?.getAttribute('href')).to.equal('/');
     expect(events).to.deep.equal([]);
+  });
+
+  it("offers Close, not a way into the site, when no login is in progress in a popup login's window (its page reloaded)", async () => {
+    leave({ code: code('backend_rejected'), flow: 0 });
+    await callback();
+    // The same tab, reloaded: the outcome is gone.
+    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+    const { el, status } = await callback();
+    expect(status().textContent).to.contain('No itch.io login in progress');
+    expect(back(el)).to.equal(null);
+    const close = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=close]')!;
+    expect(close.textContent).to.equal('Close');
+    let closed = 0;
+    el.closeWindow = () => void closed++;
+    close.click();
+    expect(closed).to.equal(1);
   });
 
   it('shows success, fires itch-login-success with the response and returns the user with replace', async () => {
@@ -85,7 +106,38 @@ describe('<itch-oauth-callback>', () => {
       expect(events.map((e) => [e.type, e.detail.code])).to.deep.equal([['itch-login-error', name]]);
       expect(events[0]!.detail.message).to.be.a('string').and.not.equal('');
     });
+
+    it(`offers a way on after ${name}: Try again where the login can start again, and a link back to where it started`, async () => {
+      leave({ code: code(name), flow });
+      const { el } = await callback();
+      expect(el.shadowRoot!.querySelector('[part=retry]') !== null, 'Try again').to.equal(name !== 'config_invalid');
+      expect(back(el)?.getAttribute('href')).to.equal('/play?level=2');
+    });
   }
+
+  it('says a reopened login link works once in the tab that started it, never that the player is logged in, and links to the site', async () => {
+    leave({ code: code('state_mismatch'), flow: code('state_mismatch') });
+    const { el, status, events } = await callback();
+    expect(status().textContent).to.contain('This login link works only once, in the tab where the login started');
+    expect(status().textContent).to.not.match(/^You're logged in/);
+    expect(status().querySelector('p')!.className, 'explained, not in the colour of errors').to.equal('');
+    expect(events.map((e) => e.detail.code)).to.deep.equal(['state_mismatch']);
+    expect(el.shadowRoot!.querySelector('[part=retry]')).to.equal(null);
+    expect(back(el)?.getAttribute('href')).to.equal('/');
+  });
+
+  it('links back to the site root, not to an off-origin return-to', async () => {
+    leave({ code: code('access_denied'), flow: { ...flow, returnTo: '//evil.example/' } });
+    const { el } = await callback();
+    expect(back(el)?.getAttribute('href')).to.equal('/');
+  });
+
+  it('gives the focus to the link back when there is nothing to try again', async () => {
+    leave({ code: code('state_expired'), flow: code('state_expired') });
+    const { el } = await callback();
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement).to.equal(back(el));
+  });
 
   it('shows an unknown code as invalid_response', async () => {
     leave({ code: 99, flow });
@@ -154,12 +206,12 @@ describe('<itch-oauth-callback> Try again', () => {
     expect(JSON.parse(sessionStorage.getItem(STATE_KEY_PREFIX + state)!)).to.include({ returnTo: '/play?level=2', clientId: 'abc' });
   });
 
-  it('goes home when there is no flow to start again', async () => {
-    leave({ code: code('state_mismatch'), flow: code('state_mismatch') });
-    const el = await fixture<ItchOAuthCallback>(html`<itch-oauth-callback></itch-oauth-callback>`);
-    const visited: string[] = [];
-    el.navigate = (url) => void visited.push(url);
-    el.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!.click();
-    expect(visited).to.deep.equal(['/']);
+  it('is not offered when this tab does not remember the login (its state unknown, expired or missing)', async () => {
+    for (const name of ['state_mismatch', 'state_expired', 'state_missing'] as const) {
+      leave({ code: code(name), flow: code(name) });
+      const { el } = await callback();
+      expect(el.shadowRoot!.querySelector('[part=retry]'), name).to.equal(null);
+      expect(back(el)?.getAttribute('href'), name).to.equal('/');
+    }
   });
 });

@@ -76,12 +76,21 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** How a session's browser is set up beyond the engine's defaults. */
+export interface SessionOptions {
+  /**
+   * The browser refuses every site's cookies (and, where the engine ties them together, its
+   * storage), as a player who turned them off has it: a browser of its own for the session.
+   */
+  blockCookies?: boolean;
+}
+
 /** An engine started for the run: it opens a fresh session (no cookies, no storage) per scenario. */
 export interface Engine {
   readonly name: EngineName;
   /** Browser and version, for the report. */
   readonly version: string;
-  newSession(): Promise<Session>;
+  newSession(options?: SessionOptions): Promise<Session>;
   close(): Promise<void>;
 }
 

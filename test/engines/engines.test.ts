@@ -38,7 +38,7 @@ for (const name of selectedEngines()) {
           t.skip(located.missing);
           return;
         }
-        const session = await engine!.newSession();
+        const session = await engine!.newSession(scenario.session);
         const started = Date.now();
         try {
           await scenario.run(session, { demo: startOnce, note: (text) => t.diagnostic(text) });

@@ -32,6 +32,7 @@ interface Report {
   button_text?: string;
   status?: number;
   body?: string;
+  player_message?: string;
 }
 
 interface Game {
@@ -198,7 +199,7 @@ describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on
     }
   });
 
-  test('a popup the player closes ends in login_failed("popup_closed")', async () => {
+  test('a popup the player closes ends in login_failed("popup_closed"), with the player\'s words in player_message, which the example shows', async () => {
     const game = await openGame();
     try {
       const popup = await clickButton(game, 'driver');
@@ -207,6 +208,9 @@ describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on
       const report = await waitForReport(game, 'login_failed', (r) => r.event === 'login_failed');
       assert.equal(report.code, 'popup_closed', JSON.stringify(report));
       assert.ok(report.message);
+      // The player's words, which the example's button shows rather than the code.
+      assert.equal(report.player_message, 'The itch.io window was closed before the login finished.', JSON.stringify(report));
+      assert.equal(report.button_text, report.player_message);
     } finally {
       await game.page.browserContext().close();
     }

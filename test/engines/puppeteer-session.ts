@@ -1,7 +1,10 @@
 // Chromium (CDP) and Firefox (WebDriver BiDi) through puppeteer-core: one browser per run, a
 // fresh browser context (its own cookies and storage) per session.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import puppeteer, { type Browser, type BrowserContext, type Frame, type LaunchOptions, type Page } from 'puppeteer-core';
-import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
+import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session, type SessionOptions } from './driver.js';
 import { callExpression } from './source.js';
 
 /** The project's Chromium flags (as in playwright.config.ts). */
@@ -42,6 +45,8 @@ class PuppeteerSession implements Session {
     readonly engine: EngineName,
     context: BrowserContext,
     page: Page,
+    /** How a session with a browser of its own ends (closing that browser); else its context is closed. */
+    readonly end?: () => Promise<void>,
   ) {
     this.#context = context;
     this.#page = page;
@@ -161,8 +166,42 @@ class PuppeteerSession implements Session {
   }
 
   async close(): Promise<void> {
-    await this.#context.close();
+    await (this.end ? this.end() : this.#context.close());
   }
+}
+
+/**
+ * Chromium or Firefox refusing every site's cookies, in a browser of its own: Chromium's "Don't
+ * allow sites to save data" in a fresh profile's Preferences (its storage is refused too), Firefox's
+ * network.cookie.cookieBehavior 2 ("block all cookies").
+ */
+async function launchBlockingCookies(
+  name: 'chromium' | 'firefox',
+  executablePath: string,
+): Promise<{ browser: Browser; end(): Promise<void> }> {
+  if (name === 'firefox') {
+    const browser = await puppeteer.launch({
+      browser: 'firefox',
+      executablePath,
+      headless: true,
+      extraPrefsFirefox: { ...FIREFOX_DEFAULTS, 'network.cookie.cookieBehavior': 2, 'browser.contentblocking.category': 'custom' },
+    });
+    return { browser, end: () => browser.close() };
+  }
+  const profile = mkdtempSync(path.join(tmpdir(), 'itch-oauth-engines-cookies-'));
+  mkdirSync(path.join(profile, 'Default'));
+  writeFileSync(
+    path.join(profile, 'Default', 'Preferences'),
+    JSON.stringify({ profile: { default_content_setting_values: { cookies: 2 } } }),
+  );
+  const browser = await puppeteer.launch({ ...chromiumLaunchOptions(executablePath), userDataDir: profile });
+  return {
+    browser,
+    end: async () => {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Launches Chromium or Firefox at `executablePath`, headless. */
@@ -175,7 +214,14 @@ export async function launchPuppeteerEngine(name: 'chromium' | 'firefox', execut
   return {
     name,
     version,
-    newSession: async () => {
+    newSession: async ({ blockCookies }: SessionOptions = {}) => {
+      if (blockCookies) {
+        const own = await launchBlockingCookies(name, executablePath);
+        // (The default context: a persistent profile's settings apply to it.)
+        const context = own.browser.defaultBrowserContext();
+        const [page] = await context.pages();
+        return new PuppeteerSession(name, context, page ?? (await context.newPage()), own.end);
+      }
       const context = await browser.createBrowserContext();
       return new PuppeteerSession(name, context, await context.newPage());
     },

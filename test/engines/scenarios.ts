@@ -10,7 +10,7 @@ import { popupBindingOf, popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld } from '../e2e/support/popup-world.js';
 import { HOSTILE_KINDS, STRICT_CSP, flowRecord, startSite, type Site } from '../e2e/support/site.js';
-import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session } from './driver.js';
+import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session, type SessionOptions } from './driver.js';
 import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
 import { trustedTypesScriptFiles } from './scenarios-trusted-types.js';
 import { approveOnConsentPage, buttonReady, openFramedGame, POPUP_BLOCKER_PROBE } from './steps.js';
@@ -24,6 +24,8 @@ export interface ScenarioContext {
 
 export interface Scenario {
   name: string;
+  /** How its session's browser is set up, when not as the engine's others are (cookies blocked). */
+  session?: SessionOptions;
   run(session: Session, context: ScenarioContext): Promise<void>;
 }
 
@@ -694,3 +696,4 @@ const hostileOpener: Scenario = {
 export const POPUP_BINDING_ATTACKS: Scenario[] = [attackerLink, hostileOpener];
 SCENARIOS.push(...(await import('./scenarios-a11y.js')).A11Y_SCENARIOS);
 SCENARIOS.push(...(await import('./scenarios-markup.js')).MARKUP_SCENARIOS);
+SCENARIOS.push(...(await import('./scenarios-outages.js')).OUTAGE_SCENARIOS);

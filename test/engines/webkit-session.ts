@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { remote } from 'webdriverio';
-import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session } from './driver.js';
+import { keyActions, keyPress, type Engine, type EngineName, type Key, type Session, type SessionOptions } from './driver.js';
 import { callExpression } from './source.js';
 
 type Browser = Awaited<ReturnType<typeof remote>>;
@@ -157,8 +157,11 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
   const display = process.env['DISPLAY'] || (await startXvfb(children).catch((error: unknown) => (stop(), Promise.reject(error))));
   const args = ['--automation', ...(name === 'webkit-itp' ? ['--enable-itp'] : [])];
 
-  /** A driver and its browser, or (not up within SESSION_START_MS) an error with both ended. */
-  const open = async (): Promise<{ browser: Browser; driver: ChildProcess }> => {
+  /**
+   * A driver and its browser, or (not up within SESSION_START_MS) an error with both ended.
+   * `extra`: more MiniBrowser arguments (`--cookies-policy=never` for a player who blocks cookies).
+   */
+  const open = async (extra: string[] = []): Promise<{ browser: Browser; driver: ChildProcess }> => {
     const port = await freePort();
     const driver = spawn(paths.driver, [`--port=${port}`], { stdio: 'ignore', detached: true, env: { ...process.env, DISPLAY: display } });
     children.push(driver);
@@ -183,7 +186,7 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
           // No BiDi in WebKitGTK: WebdriverIO must not ask for it.
           'wdio:enforceWebDriverClassic': true,
           timeouts: { script: 10_000, pageLoad: 30_000, implicit: 0 },
-          'webkitgtk:browserOptions': { binary: paths.miniBrowser, args },
+          'webkitgtk:browserOptions': { binary: paths.miniBrowser, args: [...args, ...extra] },
         } as WebdriverIO.Capabilities,
       });
       // Commands after the start wait as long as their own timeouts (script, page load) allow.
@@ -195,10 +198,10 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
     }
   };
   /** A browser that does not start is infrastructure, not the behaviour under test: one more try, said aloud. */
-  const openOrRetry = () =>
-    open().catch((error: unknown) => {
+  const openOrRetry = (extra?: string[]) =>
+    open(extra).catch((error: unknown) => {
       console.error(`${name}: MiniBrowser did not start (${String(error)}); one more try with a new driver`);
-      return open();
+      return open(extra);
     });
 
   try {
@@ -209,8 +212,8 @@ export async function launchWebKitEngine(name: 'webkit' | 'webkit-itp', paths: W
     return {
       name,
       version,
-      newSession: async () => {
-        const { browser, driver } = await openOrRetry();
+      newSession: async ({ blockCookies }: SessionOptions = {}) => {
+        const { browser, driver } = await openOrRetry(blockCookies ? ['--cookies-policy=never'] : []);
         return new WebKitSession(name, browser, () => killGroup(driver));
       },
       close: async () => {

@@ -110,9 +110,16 @@ describe('engines/construct after property renaming', () => {
     assert.deepEqual(seen.errors, []);
   });
 
-  it('a failure reaches ItchLoginFailed with its code and message', async () => {
-    const seen = await run({ ok: false, code: 'popup_closed', message: 'The popup was closed.' });
-    assert.deepEqual(seen.calls, [['ItchLoginFailed', 'popup_closed', 'The popup was closed.']]);
+  it("a failure reaches ItchLoginFailed with its code, message and the player's sentence", async () => {
+    const seen = await run({
+      ok: false,
+      code: 'popup_closed',
+      message: 'The popup was closed.',
+      playerMessage: 'The itch.io window was closed before the login finished.',
+    });
+    assert.deepEqual(seen.calls, [
+      ['ItchLoginFailed', 'popup_closed', 'The popup was closed.', 'The itch.io window was closed before the login finished.'],
+    ]);
   });
 
   it('an event sheet function that is missing (callFunction throws, or rejects) is logged, not lost', async () => {

@@ -65,16 +65,20 @@ describe('engines/unity ItchLogin.cs', () => {
     assert.equal(runInEditor()[0], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only');
   });
 
+  it("the onError that also takes the player's sentence gets one, empty outside WebGL (no page to say it)", { skip }, () => {
+    assert.equal(runInEditor()[1], 'login returned "", onError config_invalid ItchLogin works in a WebGL build only player ""');
+  });
+
   it('outside a WebGL build, Fetch answers onAnswer(0, "") at once and throws nothing', { skip }, () => {
-    assert.equal(runInEditor()[1], 'fetch returned "", onAnswer 0 ""');
+    assert.equal(runInEditor()[2], 'fetch returned "", onAnswer 0 ""');
   });
 
   it('outside a WebGL build, Restore answers onRestored(null) at once: no login to find, and nothing thrown at start', { skip }, () => {
-    assert.equal(runInEditor()[2], 'restore returned "", onRestored null');
+    assert.equal(runInEditor()[3], 'restore returned "", onRestored null');
   });
 
   it('marks what only SendMessage and JsonUtility reach [Preserve], against High stripping', { skip }, () => {
-    assert.deepEqual(runInEditor().slice(3), [
+    assert.deepEqual(runInEditor().slice(4), [
       'method OnItchLoginSuccess preserved: True',
       'method OnItchLoginError preserved: True',
       'method OnItchFetchAnswer preserved: True',

@@ -76,13 +76,13 @@ describe('engines/unity ItchLogin.jslib, linked by emcc', { skip }, () => {
     ]);
   });
 
-  it("sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer (a restore's: the kept login, or null), OnItchLoginError with the code, OnItchFetchAnswer with the status (0: no answer) and the body", () => {
+  it("sends each outcome to its own GameObject: OnItchLoginSuccess with the id and the answer (a restore's: the kept login, or null), OnItchLoginError with the code and the player's sentence, OnItchFetchAnswer with the status (0: no answer) and the body", () => {
     assert.deepEqual(lines.slice(14).sort(), [
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchFetchAnswer', '3\n204\n'])}`,
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '1\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
       `SendMessage ${JSON.stringify(['ItchLogin', 'OnItchLoginSuccess', '5\n{"user":{"id":1002,"username":"mossy"},"owns":{"2001":true}}'])}`,
       `SendMessage ${JSON.stringify(['Other Object', 'OnItchFetchAnswer', '4\n0\n'])}`,
-      `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled."}'])}`,
+      `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginError', '{"id":"2","code":"aborted","message":"The login was cancelled.","playerMessage":"The login was cancelled."}'])}`,
       `SendMessage ${JSON.stringify(['Other Object', 'OnItchLoginSuccess', '6\nnull'])}`,
     ]);
   });

@@ -8,7 +8,8 @@
 --     function(self, result) if result.ok then print(result.user.username) else print(result.code) end end)
 --
 -- result: { ok = true, id, user = { id, username, display_name, … }, owns = { ["<game id>"] = bool },
--- game_token, response = "<the token endpoint's JSON answer>" } or { ok = false, id, code, message }.
+-- game_token, response = "<the token endpoint's JSON answer>" } or { ok = false, id, code, message,
+-- player_message } (player_message: the sentence to show the player, in the page's language).
 --
 -- With renew (your sessions.renew URL) among the login's options, the page keeps the game token
 -- (no game_token then), and itch_login.fetch calls your site's API with it:

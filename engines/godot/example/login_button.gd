@@ -10,7 +10,7 @@ func _ready() -> void:
 	ItchLogin.backend = "https://mygame.example/auth/itch"
 	ItchLogin.renew = "https://mygame.example/api/renew"  # the page keeps the game token; ItchLogin.fetch uses it
 	ItchLogin.logged_in.connect(_greet)
-	ItchLogin.login_failed.connect(func(code, message): text = "Login failed: %s" % code)
+	ItchLogin.login_failed.connect(func(code, message): text = ItchLogin.player_message if ItchLogin.player_message != "" else "Login failed: %s" % code)
 	pressed.connect(ItchLogin.login)  # a click: the popup needs the player's activation
 	# Deferred: after every node's _ready, so that all of ItchLogin's members are set.
 	ItchLogin.restore.call_deferred(_on_restored)

@@ -71,8 +71,8 @@ public class ItchLogin : MonoBehaviour
     private static ItchLogin instance;
 
     // The callers of the logins under way, by the login's id.
-    private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>> waiting =
-        new Dictionary<string, KeyValuePair<Action<string>, Action<string, string>>>();
+    private readonly Dictionary<string, KeyValuePair<Action<string>, Action<string, string, string>>> waiting =
+        new Dictionary<string, KeyValuePair<Action<string>, Action<string, string, string>>>();
 
     // The callers of the fetches under way, by the call's id.
     private readonly Dictionary<string, Action<int, string>> fetching = new Dictionary<string, Action<int, string>>();
@@ -100,6 +100,7 @@ public class ItchLogin : MonoBehaviour
         public string id;
         public string code;
         public string message;
+        public string playerMessage;
     }
 #pragma warning restore 0649
 
@@ -112,19 +113,29 @@ public class ItchLogin : MonoBehaviour
     /// <summary>
     /// Starts a login. onSuccess receives your token endpoint's JSON answer (e.g.
     /// {"user":{...},"owns":{...},"gameToken":"..."}); onError receives an error code
-    /// (popup_closed, popup_blocked, not_owner, aborted, config_invalid, ...) and a message.
-    /// Returns the login's id, for Cancel.
+    /// (popup_closed, popup_blocked, not_owner, aborted, config_invalid, service_unavailable,
+    /// cookies_blocked, ...) and a message for you. Returns the login's id, for Cancel.
     /// </summary>
     public static string Login(Action<string> onSuccess, Action<string, string> onError)
     {
+        return Login(onSuccess, (code, message, playerMessage) => onError(code, message));
+    }
+
+    /// <summary>
+    /// Starts a login, as above; onError also receives the player's sentence for the code, in the
+    /// page's language (empty when the page has no words for it, as outside WebGL): show that
+    /// rather than the code.
+    /// </summary>
+    public static string Login(Action<string> onSuccess, Action<string, string, string> onError)
+    {
         if (!inWebGLBuild)
         {
-            onError("config_invalid", "ItchLogin works in a WebGL build only");
+            onError("config_invalid", "ItchLogin works in a WebGL build only", "");
             return "";
         }
         if (instance == null)
         {
-            onError("config_invalid", "no ItchLogin component in the scene");
+            onError("config_invalid", "no ItchLogin component in the scene", "");
             return "";
         }
         return instance.Begin(onSuccess, onError);
@@ -149,9 +160,9 @@ public class ItchLogin : MonoBehaviour
         }
         string id = ItchLogin_Restore(instance.OptionsJson(), instance.gameObject.name);
         // The jslib answers as for a login: OnItchLoginSuccess with the JSON (null: none kept), or OnItchLoginError.
-        instance.waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(
+        instance.waiting[id] = new KeyValuePair<Action<string>, Action<string, string, string>>(
             response => onRestored(response == "null" ? null : response),
-            (code, message) =>
+            (code, message, playerMessage) =>
             {
                 Debug.LogWarning("ItchLogin.Restore: " + code + ": " + message);
                 onRestored(null);
@@ -186,11 +197,11 @@ public class ItchLogin : MonoBehaviour
     }
 
     // (Not named Start: Unity calls a method of that name when the component starts.)
-    private string Begin(Action<string> onSuccess, Action<string, string> onError)
+    private string Begin(Action<string> onSuccess, Action<string, string, string> onError)
     {
         // The jslib answers only after this returns (the bridge settles later): the id is known by then.
         string id = ItchLogin_Login(OptionsJson(), gameObject.name);
-        waiting[id] = new KeyValuePair<Action<string>, Action<string, string>>(onSuccess, onError);
+        waiting[id] = new KeyValuePair<Action<string>, Action<string, string, string>>(onSuccess, onError);
         return id;
     }
 
@@ -218,19 +229,19 @@ public class ItchLogin : MonoBehaviour
     {
         int newline = idAndResponse.IndexOf('\n');
         if (newline < 0) return;
-        KeyValuePair<Action<string>, Action<string, string>> callbacks;
+        KeyValuePair<Action<string>, Action<string, string, string>> callbacks;
         if (!Take(idAndResponse.Substring(0, newline), out callbacks)) return;
         callbacks.Key(idAndResponse.Substring(newline + 1));
     }
 
-    // Called by ItchLogin.jslib through SendMessage, with {"id":"…","code":"…","message":"…"}.
+    // Called by ItchLogin.jslib through SendMessage, with {"id":"…","code":"…","message":"…","playerMessage":"…"}.
     [Preserve]
     private void OnItchLoginError(string failureJson)
     {
         Failure failure = JsonUtility.FromJson<Failure>(failureJson);
-        KeyValuePair<Action<string>, Action<string, string>> callbacks;
+        KeyValuePair<Action<string>, Action<string, string, string>> callbacks;
         if (failure == null || !Take(failure.id, out callbacks)) return;
-        callbacks.Value(failure.code, failure.message);
+        callbacks.Value(failure.code, failure.message, failure.playerMessage ?? "");
     }
 
     // Called by ItchLogin.jslib through SendMessage, with the call's id, its status and the answer's
@@ -246,11 +257,11 @@ public class ItchLogin : MonoBehaviour
         onAnswer(int.TryParse(parts[1], out status) ? status : 0, parts[2]);
     }
 
-    private bool Take(string id, out KeyValuePair<Action<string>, Action<string, string>> callbacks)
+    private bool Take(string id, out KeyValuePair<Action<string>, Action<string, string, string>> callbacks)
     {
         if (id == null || !waiting.TryGetValue(id, out callbacks))
         {
-            callbacks = default(KeyValuePair<Action<string>, Action<string, string>>);
+            callbacks = default(KeyValuePair<Action<string>, Action<string, string, string>>);
             return false;
         }
         waiting.Remove(id);

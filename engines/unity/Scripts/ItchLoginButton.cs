@@ -20,6 +20,7 @@ public class ItchLoginButton : MonoBehaviour
     {
         ItchLogin.Login(
             response => Debug.Log("Logged in: " + response),
-            (code, message) => Debug.Log("Login failed: " + code + " " + message));
+            // playerMessage: what to tell the player, in the page's language; code and message: for you.
+            (code, message, playerMessage) => Debug.Log("Login failed: " + code + " " + message + " / " + playerMessage));
     }
 }

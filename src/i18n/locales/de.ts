@@ -36,5 +36,5 @@ export const widget: WidgetMessages = {
   next_network_error: 'Versuche es in ein paar Minuten erneut.',
   back: 'Zurück zur Website',
   state_used:
-    'Dieser Anmeldelink wurde schon benutzt, vielleicht in einem anderen Tab. Wenn die Anmeldung dort geklappt hat, bist du bereits angemeldet.',
+    'Dieser Anmeldelink funktioniert nur einmal, in dem Tab, in dem die Anmeldung begonnen hat, und hat hier deshalb nichts bewirkt. Wenn du die Anmeldung dort abgeschlossen hast, bist du bereits angemeldet.',
 };

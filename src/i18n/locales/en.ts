@@ -42,7 +42,8 @@ export const callback = {
   next_backend_rejected: 'To use another itch.io account, log out on itch.io first.',
   next_network_error: 'Try again in a few minutes.',
   back: 'Back to the site',
-  state_used: "This login link was already used, maybe in another tab. If you logged in there, you're already logged in.",
+  state_used:
+    "This login link works only once, in the tab where the login started, so it did nothing here. If you finished logging in there, you're already logged in.",
 };
 
 /** The elements' words (the button, the callback page, the code shown on the game's page). */

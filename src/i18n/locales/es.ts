@@ -35,5 +35,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: 'Para usar otra cuenta de itch.io, primero cierra sesión en itch.io.',
   next_network_error: 'Vuelve a intentarlo en unos minutos.',
   back: 'Volver al sitio',
-  state_used: 'Este enlace de inicio de sesión ya se usó, quizá en otra pestaña. Si iniciaste sesión allí, ya tienes la sesión iniciada.',
+  state_used:
+    'Este enlace de inicio de sesión solo sirve una vez, en la pestaña donde empezó el inicio de sesión, así que aquí no ha hecho nada. Si terminaste de iniciar sesión allí, ya tienes la sesión iniciada.',
 };

@@ -36,5 +36,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: 'Pour utiliser un autre compte itch.io, déconnectez-vous d’abord sur itch.io.',
   next_network_error: 'Réessayez dans quelques minutes.',
   back: 'Retour au site',
-  state_used: 'Ce lien de connexion a déjà servi, peut-être dans un autre onglet. Si la connexion y a réussi, vous êtes déjà connecté.',
+  state_used:
+    'Ce lien de connexion ne fonctionne qu’une fois, dans l’onglet où la connexion a commencé\u00a0: ici, il n’a rien fait. Si vous avez terminé la connexion dans cet onglet, vous êtes déjà connecté.',
 };

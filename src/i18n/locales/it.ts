@@ -35,5 +35,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: 'Per usare un altro account itch.io, esci prima da itch.io.',
   next_network_error: 'Riprova tra qualche minuto.',
   back: 'Torna al sito',
-  state_used: 'Questo link di accesso è già stato usato, forse in un’altra scheda. Se lì l’accesso è riuscito, sei già connesso.',
+  state_used:
+    'Questo link di accesso funziona una sola volta, nella scheda in cui è iniziato l’accesso, quindi qui non ha avuto effetto. Se hai completato l’accesso in quella scheda, sei già connesso.',
 };

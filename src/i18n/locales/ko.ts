@@ -34,5 +34,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: '다른 itch.io 계정을 사용하려면 먼저 itch.io에서 로그아웃하세요.',
   next_network_error: '몇 분 후에 다시 시도하세요.',
   back: '사이트로 돌아가기',
-  state_used: '이 로그인 링크는 이미 사용되었습니다. 다른 탭에서 사용되었을 수 있습니다. 그곳에서 로그인했다면 이미 로그인된 상태입니다.',
+  state_used:
+    '이 로그인 링크는 로그인을 시작한 탭에서 한 번만 쓸 수 있어 여기서는 아무것도 바뀌지 않았습니다. 그 탭에서 로그인을 마쳤다면 이미 로그인된 상태입니다.',
 };

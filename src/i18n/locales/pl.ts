@@ -35,5 +35,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: 'Aby użyć innego konta itch.io, najpierw wyloguj się z itch.io.',
   next_network_error: 'Spróbuj ponownie za kilka minut.',
   back: 'Wróć do witryny',
-  state_used: 'Ten link logowania został już użyty, może w innej karcie. Jeśli logowanie tam się udało, jesteś już zalogowany.',
+  state_used:
+    'Ten link logowania działa tylko raz, w karcie, w której rozpoczęto logowanie, więc tutaj niczego nie zmienił. Jeśli tam logowanie się udało, jesteś już zalogowany.',
 };

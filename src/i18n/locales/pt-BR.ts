@@ -35,5 +35,6 @@ export const widget: WidgetMessages = {
   next_backend_rejected: 'Para usar outra conta do itch.io, saia da sua conta no itch.io primeiro.',
   next_network_error: 'Tente novamente em alguns minutos.',
   back: 'Voltar ao site',
-  state_used: 'Este link de login já foi usado, talvez em outra aba. Se você entrou por lá, já está conectado.',
+  state_used:
+    'Este link de login só funciona uma vez, na aba em que o login começou, então aqui ele não fez nada. Se você concluiu o login lá, já está conectado.',
 };

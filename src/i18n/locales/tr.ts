@@ -35,5 +35,5 @@ export const widget: WidgetMessages = {
   next_network_error: 'Birkaç dakika sonra tekrar deneyin.',
   back: 'Siteye dön',
   state_used:
-    'Bu giriş bağlantısı zaten kullanıldı, belki başka bir sekmede. Giriş orada başarılı olduysa zaten giriş yapmış durumdasınız.',
+    'Bu giriş bağlantısı yalnızca bir kez, girişin başladığı sekmede çalışır; bu yüzden burada hiçbir şey yapmadı. Girişi orada tamamladıysanız zaten giriş yapmış durumdasınız.',
 };

@@ -33,5 +33,5 @@ export const widget: WidgetMessages = {
   next_backend_rejected: '如需使用其他 itch.io 账号，请先在 itch.io 上退出登录。',
   next_network_error: '请过几分钟再试。',
   back: '返回网站',
-  state_used: '此登录链接已被使用，可能是在另一个标签页中。如果你在那里登录成功，那么你已经登录了。',
+  state_used: '此登录链接只能在发起登录的标签页中使用一次，所以在这里没有任何作用。如果你已在那个标签页中完成登录，那么你已经登录了。',
 };

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { createSessions, createTokenHandler } from '../../../src/server/index.js';
+import { createSessions, createTokenHandler, type TokenHandlerOptions } from '../../../src/server/index.js';
 import { send } from './site.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -32,7 +32,14 @@ export interface EngineWorld {
   api: string;
   /** What the API saw: each request's method and `Authorization` header. */
   apiCalls: { method: string; authorization: string | null }[];
+  /** While true, the token endpoint drops every connection (the site's server is down). */
+  backendDown: boolean;
   close(): Promise<void>;
+}
+
+export interface EngineWorldOptions {
+  /** More options of the token handler (e.g. a `store` that fails, as a store that is down does). */
+  handler?: Partial<TokenHandlerOptions>;
 }
 
 /** Answers a request to the game's origin; false when it is not the caller's. */
@@ -53,10 +60,10 @@ export function packageFile(path: string): string | undefined {
   }
 }
 
-export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorld> {
+export async function startEngineWorld(gameRoute: GameRoute, { handler }: EngineWorldOptions = {}): Promise<EngineWorld> {
   const emulator = await startEmulator();
   const client = C.clients.demo;
-  const world = { emulator } as EngineWorld;
+  const world = { emulator, backendDown: false } as EngineWorld;
   let handleToken: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
   const tokenListener = getRequestListener((request) => handleToken(request));
   let renew: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
@@ -75,7 +82,7 @@ export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorl
   const app = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (serveFile(path, res)) return;
-    if (path === '/auth/itch') return void tokenListener(req, res);
+    if (path === '/auth/itch') return world.backendDown ? void req.socket.destroy() : void tokenListener(req, res);
     if (path === '/api/renew') return void renewListener(req, res);
     if (path === '/api/progress') return void apiListener(req, res);
     if (path === '/callback.html') {
@@ -126,6 +133,7 @@ export async function startEngineWorld(gameRoute: GameRoute): Promise<EngineWorl
     allowedOrigins: [world.game],
     ownership: { gameIds: [C.games.starfallKeep], apiKey: C.apiKeys.developer },
     onLogin: sessions.onLogin,
+    ...handler,
   });
   world.close = async () => {
     for (const server of [app, game]) server.closeAllConnections();

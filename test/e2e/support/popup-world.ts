@@ -130,7 +130,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
         res,
         200,
         'text/html',
-        `<!doctype html><html lang="en"><head><script src="/dist/itch-oauth-capture.iife.js" data-backend="/auth/itch"></script>
+        `<!doctype html><html lang="en"><head><meta name="color-scheme" content="light dark"><script src="/dist/itch-oauth-capture.iife.js" data-backend="/auth/itch"></script>
 <meta charset="utf-8"><title>Callback</title>
 <script>${probe.replace("'KIND'", '"callback"')}</script>
 <script src="/dist/itch-oauth.iife.js"></script></head><body><itch-oauth-callback ${options.callbackAttributes ?? ''}></itch-oauth-callback></body></html>`,

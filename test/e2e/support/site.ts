@@ -45,6 +45,8 @@ export interface CallbackPageOptions {
   loading?: 'blocking' | 'async' | 'defer';
   /** Extra response headers of the callback page, e.g. a Content-Security-Policy. */
   headers?: Record<string, string>;
+  /** The page's own heading, above `body` (default "Signing you in"; empty for none). */
+  heading?: string;
 }
 
 /** The game's own page (/game.html): the full script-tag file and a login button. */
@@ -68,6 +70,8 @@ export interface Site {
   game?: string;
   /** Statuses the backend answers with, in order; the last one repeats. Status 0 destroys the connection. */
   backendStatuses: number[];
+  /** The JSON body of the backend's refusals (a status of 300 or more); `{ errors: [...] }` when unset. */
+  refusal?: unknown;
   /**
    * When set, the backend holds each POST (after recording it) until this promise settles, like a
    * slow backend that asks itch.io before it answers.
@@ -121,7 +125,7 @@ function callbackPage(options: CallbackPageOptions, origin: string): string {
 <meta charset="utf-8"><title>Callback</title>
 ${headHostile}
 </head><body>
-<h1>Signing you in</h1>
+${options.heading === '' ? '' : `<h1>${options.heading ?? 'Signing you in'}</h1>`}
 ${options.body ?? ''}
 ${hostile ? script('body-inline') : ''}
 </body></html>`;
@@ -187,7 +191,7 @@ export async function startSite(): Promise<Site> {
       if (status === 0) return req.socket.destroy();
       // A backend (or something in front of it) that redirects the POST, body and all, elsewhere.
       if (status === 307) return send(res, 307, 'text/plain', '', { Location: '/collect?redirected' });
-      const answer = status < 300 ? { user: { id: 1, username: 'leafo' } } : { errors: [`refused with ${status}`] };
+      const answer = status < 300 ? { user: { id: 1, username: 'leafo' } } : (site.refusal ?? { errors: [`refused with ${status}`] });
       return send(res, status, 'application/json', JSON.stringify(answer));
     }
     if (path === '/callback.html')

@@ -15,7 +15,8 @@ extends Node
 ## [member response] (with its game token when [member renew] is empty).
 signal logged_in(user: Dictionary, owns: Dictionary)
 ## The login failed: [param code] is one of the package's error codes (popup_closed, popup_blocked,
-## not_owner, aborted, config_invalid, ...), [param message] says why in English.
+## not_owner, aborted, config_invalid, service_unavailable, cookies_blocked, ...), [param message]
+## says why in English, for you; [member player_message] says it to the player.
 signal login_failed(code: String, message: String)
 
 ## Client ID of your itch.io OAuth application.
@@ -36,6 +37,10 @@ signal login_failed(code: String, message: String)
 ## Your token endpoint's last answer (user, owns; gameToken with createSessions, without [member renew]),
 ## or the login [method restore] found (user, owns).
 var response: Dictionary = {}
+## The last failure in the player's words and the page's language, set before
+## [signal login_failed]: show it rather than the code. Empty when the page has no words for it
+## (outside a web export, or without itch_login.js).
+var player_message := ""
 
 # JavaScriptBridge calls GDScript back only while the JavaScriptObject that create_callback made
 # is referenced from GDScript: a local variable would be freed when login() returns, and the
@@ -50,6 +55,7 @@ var _restores := {}
 
 ## Starts a login; returns its id (for [method cancel]), or "" when this is not a web export.
 func login() -> String:
+	player_message = ""
 	if not OS.has_feature("web"):
 		login_failed.emit("config_invalid", "ItchLogin works in a web export only")
 		return ""
@@ -136,6 +142,7 @@ func _settled(args: Array) -> void:
 		response = result.get("response", {}) if typeof(result.get("response")) == TYPE_DICTIONARY else {}
 		logged_in.emit(response.get("user", {}), response.get("owns", {}))
 	else:
+		player_message = str(result.get("playerMessage", ""))
 		login_failed.emit(str(result.get("code", "")), str(result.get("message", "")))
 
 

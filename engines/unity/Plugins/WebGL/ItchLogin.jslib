@@ -6,7 +6,7 @@
 // and globals: never a variable of this file.
 mergeInto(LibraryManager.library, {
   // Starts a login with the options JSON; the outcome goes to the GameObject named gameObject:
-  // OnItchLoginSuccess("<id>\n<response JSON>") or OnItchLoginError('{"id","code","message"}').
+  // OnItchLoginSuccess("<id>\n<response JSON>") or OnItchLoginError('{"id","code","message","playerMessage"}').
   // Returns the login's id (a string Unity's marshalling frees).
   ItchLogin_Login: function (optionsJson, gameObject) {
     var options = UTF8ToString(optionsJson);
@@ -31,7 +31,12 @@ mergeInto(LibraryManager.library, {
             'OnItchLoginSuccess',
             result.id + '\n' + JSON.stringify(result.response === undefined ? null : result.response),
           );
-        else SendMessage(name, 'OnItchLoginError', JSON.stringify({ id: result.id, code: result.code, message: result.message }));
+        else
+          SendMessage(
+            name,
+            'OnItchLoginError',
+            JSON.stringify({ id: result.id, code: result.code, message: result.message, playerMessage: result.playerMessage || '' }),
+          );
       },
     });
     // The bridge calls ItchLoginUnity.settled only after it returned: the target is known by then.

@@ -77,7 +77,13 @@ func _on_read(status: int, body: String) -> void:
 
 
 func _on_login_failed(code: String, message: String) -> void:
-	_report({"event": "login_failed", "code": code, "message": message, "button_text": $LoginButton.text})
+	_report({
+		"event": "login_failed",
+		"code": code,
+		"message": message,
+		"player_message": ItchLogin.player_message,
+		"button_text": $LoginButton.text,
+	})
 
 
 func _report(data: Dictionary) -> void:
