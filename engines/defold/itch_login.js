@@ -19,7 +19,8 @@ const ItchLoginDefold = {
   },
   /**
    * The bridge's callback for `restore`: one "itch_login_restore" message, `restored` true with a
-   * login's fields, or false (no login kept, the site refused it; `code` and `message` when it failed).
+   * login's fields, or false (no login kept, the site refused it; `code`, `message` and
+   * `player_message` when it failed).
    */
   restored: function (resultJson) {
     const result = JSON.parse(resultJson);
@@ -32,6 +33,7 @@ const ItchLoginDefold = {
     } else if (!result.ok) {
       message.code = result.code;
       message.message = result.message;
+      message.player_message = result.playerMessage || '';
     }
     JsToDef.send('itch_login_restore', message);
   },
