@@ -125,6 +125,10 @@ export async function collect(
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
     if (failures >= MAX_FAILURES || progress.failed !== undefined) {
+      // A popup closed while its first page loaded was seen to read as closed yet stay open on its
+      // start page (Chromium, the store down): that page is given a second to ask this one first.
+      for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       closePopup(popup);
       if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
       throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
@@ -188,17 +192,10 @@ function refusal(status: number, body: unknown): ItchOAuthError {
   return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
 }
 
-/**
- * Closes the popup if this page can still reach it, and asks again (every 0.3 s, 10 times at most)
- * until it reads as closed: a popup closed moments after it opened was seen to stay open, on its
- * start page, in Chromium and WebKit on a loaded machine (popup-outage.spec.ts, the store down).
- */
-export function closePopup(popup: Window | null, tries = 9): void {
+/** Closes the popup if this page can still reach it. */
+export function closePopup(popup: Window | null): void {
   try {
-    if (popup && !popup.closed) {
-      popup.close();
-      if (tries) setTimeout(() => closePopup(popup, tries - 1), 300);
-    }
+    if (popup && !popup.closed) popup.close();
   } catch {
     // A severed popup cannot be reached.
   }

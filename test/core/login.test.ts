@@ -187,6 +187,32 @@ describe('startLogin in popup mode', () => {
     }
   });
 
+  it('closes a popup whose backend cannot keep the login once its start page has asked (a popup closed while its first page loads may stay open)', async () => {
+    await preparePopupLogin();
+    let closed = 0;
+    const popup = { ...fakePopup(), close: () => void closed++, postMessage: () => undefined } as unknown as Window;
+    const stub = stubWindow(
+      () => popup,
+      () => new Response(null, { status: 503 }),
+    );
+    const handle = startLogin(OPTIONS);
+    const settled = handle.result.catch((error: unknown) => error);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed, 'not while its start page has not asked').to.equal(0);
+      const state = new URL(stub.opened[0]!).searchParams.get('state')!;
+      const event = new MessageEvent('message', { data: { itchOAuth: 'popup-start', state }, origin: location.origin });
+      Object.defineProperty(event, 'source', { value: popup });
+      dispatchEvent(event);
+      expect(await settled)
+        .to.be.instanceOf(ItchOAuthError)
+        .with.property('code', 'service_unavailable');
+      expect(closed).to.equal(1);
+    } finally {
+      stub.restore();
+    }
+  });
+
   it('waits, in a frame, for the backend to say whether a popup that window.open did not return arrived', async () => {
     // (This page is not framed: only the blocked case on a top-level page is immediate.)
     await preparePopupLogin();

@@ -43,6 +43,18 @@ async function throughEachDropIn(session: Session, context: ScenarioContext, wor
   for (const engine of ENGINES) {
     await session.goto(`${world.game}/${engine}.html`);
     await waitFor(`the ${engine} game to be ready`, () => session.evaluate(() => (window as { ready?: boolean }).ready === true));
+    // Each window the game opens, to say whether it reads as closed to the game if it stays.
+    await session.evaluate(() => {
+      const page = window as unknown as { opened: (Window | null)[] };
+      const open = window.open;
+      page.opened = [];
+      window.open = (...args) => {
+        const popup = open.apply(window, args);
+        page.opened.push(popup);
+        return popup;
+      };
+      return true;
+    });
     await session.click('#play');
     const outcome = await waitFor(
       `the ${engine} game's outcome`,
@@ -55,7 +67,20 @@ async function throughEachDropIn(session: Session, context: ScenarioContext, wor
       { engine, ok: false, code, playerMessage: en[code] },
     );
     assert.ok(outcome.message, `${engine}: a message for the developer`);
-    await waitFor(`the popup of the ${engine} game to be closed for the player`, async () => (await session.windows()).length === 1);
+    await waitFor(`the popup of the ${engine} game to be closed for the player`, async () => (await session.windows()).length === 1).catch(
+      async (error: unknown) => {
+        const closed = await session.evaluate(() =>
+          (window as unknown as { opened: (Window | null)[] }).opened.map((popup) => popup?.closed ?? null),
+        );
+        const left = (await session.windows()).filter((handle) => handle !== main);
+        await session.switchToWindow(left[0]!);
+        const where = await session.url().catch(String);
+        const text = await session.evaluate(() => document.body?.innerText ?? '').catch(String);
+        throw new Error(
+          `${String(error)}; the windows the game opened read as closed: ${JSON.stringify(closed)}; left open: ${where} "${text}"`,
+        );
+      },
+    );
     await session.switchToWindow(main!);
     context.note(`${engine}: ${code}, "${outcome.playerMessage}"`);
   }
