@@ -103,16 +103,28 @@ test('the capture on a page whose planted element is named prerendering still de
 // Lit, which draws the elements, reads `document.createTreeWalker` as it loads: markup of that
 // name stops the elements (denial of service, see docs/concepts/security.md), never the capture,
 // which runs first and holds no Lit, and never sends anything elsewhere.
-test("markup named createTreeWalker stops the full file's elements, not its capture: the token reaches the real backend only", async ({
-  page,
-}) => {
+test("markup named createTreeWalker does not stop the full file's capture: the token reaches the real backend only", async ({ page }) => {
   site.page = { capture: 'full', hostile: false, headStart: `<img name="createTreeWalker" src="${EVIL}/x.png">` };
   const foreign = await foreignRequests(page);
   await startFlow(page, site);
   await page.goto(`${site.url}/callback.html#access_token=${TOKEN}&state=S1`);
-  await expect.poll(() => site.backendCalls.length).toBe(1);
+  await page.waitForURL(`${site.url}/return.html?from=login`);
+  expect(site.backendCalls).toHaveLength(1);
   expect(JSON.parse(site.backendCalls[0]!.body)).toEqual({ access_token: TOKEN });
-  expect(new URL(page.url()).hash).toBe('');
-  expect(await page.evaluate(() => customElements.get('itch-oauth-callback'))).toBeUndefined();
   expect(foreign.filter((request) => !request.endsWith('/x.png '))).toEqual([]);
 });
+
+for (const planted of [false, true]) {
+  test(`the full file's elements ${planted ? 'are not defined behind markup named createTreeWalker, and nothing goes elsewhere' : 'are defined on the same page without it'}`, async ({
+    page,
+  }) => {
+    site.game = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Game</title></head><body>
+<p>Comment: ${planted ? `<img name="createTreeWalker" src="${EVIL}/x.png">` : ''}</p>
+<script src="/dist/itch-oauth.iife.js"></script>
+<itch-login-button client-id="c" redirect-uri="${site.url}/callback.html"></itch-login-button></body></html>`;
+    const foreign = await foreignRequests(page);
+    await page.goto(`${site.url}/game.html`, { waitUntil: 'load' });
+    expect(await page.evaluate(() => customElements.get('itch-login-button') !== undefined)).toBe(!planted);
+    expect(foreign.filter((request) => !request.endsWith('/x.png '))).toEqual([]);
+  });
+}
