@@ -14,6 +14,8 @@ import type { RateLimits } from './options.js';
 export type LimitedRoute = 'tokens' | 'popupStarts' | 'popupCollections';
 
 const MINUTE_MS = 60_000;
+/** How long a call to itch.io may wait for room under the ceiling. */
+export const CEILING_WAIT_MS = 5000;
 
 /**
  * One token check a request may make with itch.io, taken from its client's `unverifiedTokens`
@@ -105,12 +107,13 @@ export function createLimiter(limits: RateLimits, counters: Counters, clientAddr
         return calls <= ceiling ? 0 : (second + 1) * 1000 - now;
       };
       return async (...args) => {
-        const wait = await fits();
-        // Over the ceiling: once, the next second (a burst of honest logins spreads over two).
-        if (wait > 0) {
-          await new Promise((resolve) => setTimeout(resolve, wait));
-          if ((await fits()) > 0)
+        // Over the ceiling: the call waits for a later second, a few at most (a burst of honest
+        // logins spreads over them); past that, it is not made.
+        const given = Date.now() + CEILING_WAIT_MS;
+        for (let wait = await fits(); wait > 0; wait = await fits()) {
+          if (Date.now() + wait > given)
             throw new ItchCeilingReached(`itch.io is asked at most ${ceiling} times a second (rateLimit.itchCallsPerSecond)`);
+          await new Promise((resolve) => setTimeout(resolve, wait));
         }
         return (fetch ?? globalThis.fetch)(...args);
       };
