@@ -67,9 +67,10 @@ try {
 
 // 3. The server.
 log(`server: ${SERVER.warmup} warm-up logins, then ${SERVER.logins} at ${SERVER.concurrency} concurrent`);
-const server = await measureServer(SERVER);
+// With the per-client rate limits on: each login from an address of its own (see server-load.ts).
+const server = await measureServer({ ...SERVER, clientAddresses: true });
 log(`server: the same with createSessions' onLogin`);
-const serverSessions = await measureServer({ ...SERVER, sessions: true });
+const serverSessions = await measureServer({ ...SERVER, sessions: true, clientAddresses: true });
 
 // 4. createSessions alone, in this process (the browser and the emulator are closed by now).
 log('sessions: reads and logins, one at a time');

@@ -3,7 +3,12 @@
  * Cloudflare Workers the address Cloudflare's edge saw, and the key a limit counts it under.
  */
 
-/** The client's address of a request, or `undefined` when it is not known. */
+/**
+ * The token handler's `clientAddress` option: the address of the client that sent a request (as
+ * the server's socket saw it, or as a proxy of yours wrote it), or `undefined` (or `null`) when it
+ * is not known.
+ * @group Token endpoint
+ */
 export type ClientAddress = (request: Request) => string | null | undefined;
 
 /**

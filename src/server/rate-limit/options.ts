@@ -49,8 +49,12 @@ export interface RateLimitOptions {
 }
 
 /** The limits, every one a number. */
-export type RateLimits = Required<{ [Name in keyof RateLimitOptions]: number }>;
+export type RateLimits = { [Name in keyof RateLimitOptions]-?: number };
 
+/**
+ * The rate limits when `rateLimit` does not change them (see {@link RateLimitOptions} for why each).
+ * @group Token endpoint
+ */
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   tokens: 120,
   unverifiedTokens: 30,
