@@ -102,9 +102,7 @@ describe('rate limits: a flood from one address', () => {
 
   it('counts an IPv6 client by its /64: fresh addresses in it get no fresh count', async () => {
     const { handler, checks } = handlerWith({ rateLimit: { unverifiedTokens: 5 } });
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => handler(login(madeUp(), `2001:db8:0:7::${i.toString(16)}`))),
-    );
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => handler(login(madeUp(), `2001:db8:0:7::${i.toString(16)}`))));
     assert.equal(checks.length, 5);
     assert.equal(statuses(answers)[429], 35);
   });
@@ -183,7 +181,12 @@ async function boundPopup(handler: (request: Request) => Promise<Response>, clie
   const verifier = randomBytes(32).toString('base64url');
   const binding = await popupBindingOf(verifier);
   const state = await popupStateOfBinding(binding);
-  const query = new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state });
+  const query = new URLSearchParams({
+    client_id: C.clients.demo.clientId,
+    redirect_uri: `${APP}/callback.html`,
+    scope: 'profile:me',
+    state,
+  });
   const startUrl = `${APP}/auth/itch?${query}`;
   const start = (from = client) => handler(new Request(startUrl, { headers: { 'Sec-Fetch-Site': 'cross-site', [CLIENT]: from } }));
   assert.equal((await start()).status, 200);
@@ -245,13 +248,16 @@ describe('rate limits: where the client address comes from', () => {
   };
   const cf = (token: string, address: string) => post({ access_token: token }, undefined, { 'CF-Connecting-IP': address });
 
-  it('on Cloudflare Workers, reads CF-Connecting-IP by default', workers(async () => {
-    const { handler } = handlerWith({ clientAddress: undefined, rateLimit: { tokens: 2 } });
-    assert.equal((await handler(cf(honestToken(), '203.0.113.60'))).status, 200);
-    assert.equal((await handler(cf(honestToken(), '203.0.113.60'))).status, 200);
-    await assertTooMany(await handler(cf(honestToken(), '203.0.113.60')));
-    assert.equal((await handler(cf(honestToken(), '203.0.113.61'))).status, 200);
-  }));
+  it(
+    'on Cloudflare Workers, reads CF-Connecting-IP by default',
+    workers(async () => {
+      const { handler } = handlerWith({ clientAddress: undefined, rateLimit: { tokens: 2 } });
+      assert.equal((await handler(cf(honestToken(), '203.0.113.60'))).status, 200);
+      assert.equal((await handler(cf(honestToken(), '203.0.113.60'))).status, 200);
+      await assertTooMany(await handler(cf(honestToken(), '203.0.113.60')));
+      assert.equal((await handler(cf(honestToken(), '203.0.113.61'))).status, 200);
+    }),
+  );
 
   it('anywhere else, never reads CF-Connecting-IP, which any client writes', async () => {
     const { handler } = handlerWith({ clientAddress: undefined, rateLimit: { tokens: 2 } });
@@ -284,9 +290,7 @@ describe('rate limits: two instances sharing a real Redis', { skip: redisMissing
     const { store } = await redis.store();
     const a = handlerWith({ store, rateLimit: { unverifiedTokens: 10 } });
     const b = handlerWith({ store, rateLimit: { unverifiedTokens: 10 } });
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).handler(login(madeUp(), '203.0.113.70'))),
-    );
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).handler(login(madeUp(), '203.0.113.70'))));
     assert.equal(a.checks.length + b.checks.length, 10, `${a.checks.length} + ${b.checks.length} calls`);
     assert.equal(statuses(answers)[429], 50);
     assert.equal((await b.handler(login(honestToken(), '203.0.113.71'))).status, 200);
