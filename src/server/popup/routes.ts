@@ -261,7 +261,8 @@ async function collect(routes: Routes, request: Request, verifier: string): Prom
       'state_mismatch',
     );
   const state = await popupStateOf(verifier);
-  const login = await relay.login(state);
+  // One read for both: a verifier nobody bound costs the store one request.
+  const { login, notice } = await relay.outcome(state);
   if (login !== undefined) {
     if (login.startedFrom !== null && origin !== login.startedFrom) {
       return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
@@ -269,7 +270,6 @@ async function collect(routes: Routes, request: Request, verifier: string): Prom
     if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
     return options.logIn(login, request);
   }
-  const notice = await relay.notice(state);
   if (notice?.refusal !== undefined) {
     await relay.forget(state);
     // Told to onError already, when it was made: handed on here, not told twice.
