@@ -20,7 +20,7 @@ const DIGITS = 15;
 
 /** The index key of `key` expiring at `expires`. */
 function indexKey(expires: number, key: string): string {
-  return `${INDEX}${String(Math.max(0, Math.floor(expires))).padStart(DIGITS, '0')}:${key}`;
+  return `${INDEX}${String(Math.max(0, expires)).padStart(DIGITS, '0')}:${key}`;
 }
 
 /** The expiry an index key names, and its entry's key. */
@@ -33,7 +33,9 @@ function parseIndexKey(index: string): { expires: number; key: string } {
  * moves the object's alarm earlier if this entry expires first.
  */
 export async function putExpiring(storage: DurableObjectStorageLike, key: string, value: unknown, ttl: number | undefined): Promise<void> {
-  const expires = ttl === undefined || !(ttl > 0) ? null : Date.now() + ttl * 1000;
+  // A whole millisecond, the index key's own: an entry that expired later than its index key
+  // says would be left behind by the wake that takes the key.
+  const expires = ttl === undefined || !(ttl > 0) ? null : Math.ceil(Date.now() + ttl * 1000);
   const entry: Entry = { value, expires };
   if (expires === null) return storage.put<Entry>(key, entry);
   await storage.put<Entry | 1>({ [key]: entry, [indexKey(expires, key)]: 1 });

@@ -93,6 +93,15 @@ describe('ItchOAuthStore: expiry', () => {
     assert.equal(await ask({ op: 'setIfAbsent', key: 'claim', ttl: 20 }), true, 'an expired claim can be made again');
   });
 
+  it('deletes an entry whose TTL ends between two milliseconds, on a clock of whole milliseconds', async () => {
+    const { storage, ask, wake } = object();
+    await ask({ op: 'set', key: 'k', value: 1, ttl: 1.0005 });
+    // The runtime's clock (workerd's Date.now()) counts whole milliseconds.
+    storage.alarm = Math.floor(storage.alarm!);
+    while (await wake());
+    assert.deepEqual(storage.keys(), []);
+  });
+
   it('reads an entry as absent from its expiry on, before the alarm deletes it', async () => {
     const { ask } = object();
     await ask({ op: 'set', key: 'k', value: 1, ttl: 5 });
