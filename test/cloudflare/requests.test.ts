@@ -32,6 +32,13 @@ describe('Durable Object requests per step', () => {
     assert.equal(rowsRead, 2);
   });
 
+  it("a deposit of a refused token reads its state's login and notice in one request, and writes its notice twice", () => {
+    assert.deepEqual(
+      of('anonymous: deposit of a bogus token with its own binding cookie').relay.map(({ op }) => op),
+      ['getMany', 'set', 'get', 'set'],
+    );
+  });
+
   it('a pending collection is one request', () => {
     assert.equal(of('popup login (site): collection, pending').relay.length, 1);
     assert.equal(of('popup login (game): collection, pending').relay.length, 1);

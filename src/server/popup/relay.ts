@@ -161,12 +161,7 @@ export class PopupRelay {
     return this.setIfAbsent.set(CLAIM_PREFIX + claim, POPUP_TTL_S);
   }
 
-  /** The login waiting under `state`, if any (left in place). */
-  async login(state: string): Promise<PopupLogin | undefined> {
-    return asLogin(await this.store.getItem<PopupLogin>(LOGIN_PREFIX + state));
-  }
-
-  /** The login waiting under `state` and the state's notice, read together: what a collection needs. */
+  /** The login waiting under `state` (left in place) and the state's notice, read together: what a collection or a deposit needs first. */
   async outcome(state: string): Promise<{ login: PopupLogin | undefined; notice: PopupNotice | undefined }> {
     const [login, notice] = await readTogether(this.store, [LOGIN_PREFIX + state, NOTICE_PREFIX + slotOf(state)]);
     return { login: asLogin(login), notice: asNotice(state, notice) };
@@ -260,9 +255,9 @@ export class PopupRelay {
     return asNotice(state, await this.store.getItem<PopupNotice>(NOTICE_PREFIX + slotOf(state)));
   }
 
-  /** Adds to the notice of `state` (`undefined` fields remove), in its slot. */
-  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>): Promise<void> {
-    const notice: PopupNotice = { ...(await this.notice(state)), ...change, at: Date.now(), state };
+  /** Adds to the notice of `state` (`undefined` fields remove), in its slot; `read`: what {@link outcome} just read, not read again. */
+  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>, read?: { notice: PopupNotice | undefined }): Promise<void> {
+    const notice: PopupNotice = { ...(read === undefined ? await this.notice(state) : read.notice), ...change, at: Date.now(), state };
     await this.store.setItem(NOTICE_PREFIX + slotOf(state), JSON.parse(JSON.stringify(notice)) as PopupNotice, { ttl: POPUP_TTL_S });
   }
 

@@ -227,9 +227,10 @@ async function deposit(routes: Routes, request: Request, own: string, token: str
     if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
   }
   if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
-  if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
+  const read = await relay.outcome(state);
+  if (read.login !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
-  await relay.note(state, { delivering: true });
+  await relay.note(state, { delivering: true }, read);
   const verified = await options.verify(token);
   if (verified instanceof Response) {
     // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
