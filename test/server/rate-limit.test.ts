@@ -14,6 +14,8 @@ import { memoryPopupStore } from '../../src/server/popup/relay.js';
 import { clientKey } from '../../src/server/rate-limit/client-address.js';
 import { createTokenHandler, DEFAULT_RATE_LIMITS, type TokenHandlerOptions } from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
+import { durableObjectStore, ItchOAuthStore } from '../../src/cloudflare/index.js';
+import { memoryNamespace, type StoreClass } from '../cloudflare/support/durable-objects.js';
 
 const APP = 'http://127.0.0.1:5173';
 /** Where the tests' "socket address" travels: the handler reads it through `clientAddress`. */
@@ -307,5 +309,18 @@ describe('rate limits: two instances sharing a real Redis', { skip: redisMissing
     assert.equal(statuses(flood)[429], 20);
     assert.equal((await a.handler(login(honestToken(), '203.0.113.73'))).status, 200, 'an honest player still logs in');
     assert.equal(warnings.filter((warning) => /the store failed/.test(warning)).length, 1, warnings.join('\n'));
+  });
+});
+
+describe('rate limits: two Workers instances sharing the Durable Object store', () => {
+  it('count together, atomically, one request to the store per count', async () => {
+    const namespace = memoryNamespace(ItchOAuthStore as unknown as StoreClass);
+    const a = handlerWith({ store: durableObjectStore(namespace as never), rateLimit: { unverifiedTokens: 10 } });
+    const b = handlerWith({ store: durableObjectStore(namespace as never), rateLimit: { unverifiedTokens: 10 } });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).handler(login(madeUp(), '203.0.113.80'))));
+    assert.equal(a.checks.length + b.checks.length, 10, `${a.checks.length} + ${b.checks.length} calls`);
+    assert.equal(statuses(answers)[429], 30);
+    const counts = namespace.requests.filter(({ operation }) => operation.key?.startsWith('itch-oauth:rate:'));
+    assert.ok(counts.length > 0 && counts.every(({ operation }) => operation.op === 'increment'), JSON.stringify(counts.slice(0, 3)));
   });
 });

@@ -59,13 +59,20 @@ interface Held {
   refused: boolean;
 }
 
-export function createLimiter(limits: RateLimits, counters: Counters, clientAddress: ClientAddress | undefined): Limiter {
+/**
+ * @param counters where the counts that protect itch.io live (tokens to check, those not accepted,
+ *   the calls): the store's, shared by every instance, when there is one.
+ * @param local where the counts of the requests that ask itch.io nothing live (popup start pages,
+ *   bindings, collections): this instance's memory. Counting one in a shared store would cost the
+ *   store a request for every request it limits, as much as the request itself costs it.
+ */
+export function createLimiter(limits: RateLimits, counters: Counters, local: Counters, clientAddress: ClientAddress | undefined): Limiter {
   const held = new WeakMap<Request, Held>();
   /** The count of `name` for this minute: its key, its end, and the count after `by`. */
-  const count = async (name: string, by: number, now = Date.now()) => {
+  const count = async (name: string, by: number, where = counters, now = Date.now()) => {
     const until = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
     const key = `${name}:${Math.floor(now / MINUTE_MS)}`;
-    return { key, until, count: await counters.add(key, by, until) };
+    return { key, until, count: await where.add(key, by, until) };
   };
   const retryAfter = (until: number) => Math.max(1, Math.ceil((until - Date.now()) / 1000));
 
@@ -75,7 +82,7 @@ export function createLimiter(limits: RateLimits, counters: Counters, clientAddr
       const client = clientAddress === undefined ? undefined : clientKey(clientAddress(request));
       if (client === undefined) return undefined;
       if (limit !== Infinity) {
-        const requests = await count(`${route}:${client}`, 1);
+        const requests = await count(`${route}:${client}`, 1, route === 'tokens' ? counters : local);
         if (requests.count > limit) return tooManyRequests(retryAfter(requests.until));
       }
       if (route !== 'tokens' || limits.unverifiedTokens === Infinity) return undefined;

@@ -1,7 +1,8 @@
 /*
  * The rate limits' counts in the handler's `store`, so that every instance that shares it counts
  * together: an atomic `INCRBY` on Redis (unstorage's `redis` driver, detected), the store's own
- * `increment` when its driver offers one (a Durable Object's), else a read and a write.
+ * `increment` when its driver's instance offers one (`durableObjectStore()`'s: one request to the
+ * Durable Object per count), else a read and a write.
  *
  * A store that fails is neither an open door nor a closed one: the counts go on in this
  * instance's memory, so the same limits hold per instance (a client spread over N instances gets

@@ -133,11 +133,15 @@ const routeOf: Record<Exclude<Body, { kind: 'problem' }>['kind'], LimitedRoute> 
   collect: 'popupCollections',
 };
 
-/** The rate limits, counting in `store` when there is one; `undefined` with `rateLimit: false`. */
+/**
+ * The rate limits, counting what protects itch.io in `store` when there is one, the rest in this
+ * instance's memory (see createLimiter); `undefined` with `rateLimit: false`.
+ */
 function createRateLimiter(settings: HandlerSettings): Limiter | undefined {
   if (settings.rateLimit === undefined) return undefined;
-  const counters = settings.store === undefined ? memoryCounters() : storeCounters(settings.store, (message) => console.warn(message));
-  return createLimiter(settings.rateLimit, counters, settings.clientAddress);
+  const local = memoryCounters();
+  const counters = settings.store === undefined ? local : storeCounters(settings.store, (message) => console.warn(message));
+  return createLimiter(settings.rateLimit, counters, local, settings.clientAddress);
 }
 
 /** A start page over its client's limit: the popup shows that the site is busy (429, its `Retry-After`). */

@@ -134,9 +134,12 @@ export interface TokenHandlerOptions {
    * a minute; and on the calls to itch.io per second, all clients together. The defaults are ones
    * that 30 players behind one shared address never meet; see {@link RateLimitOptions} for each
    * number and why. Over a per-client limit: 429 with `Retry-After`, no call to itch.io, nothing
-   * stored; the browser reports `service_unavailable`. With `store`, the counts are kept there, so
-   * that every instance counts together (an atomic `INCRBY` on Redis); a store that fails leaves
-   * each instance counting alone, with a warning, never refusing everyone nor no one.
+   * stored; the browser reports `service_unavailable`. With `store`, the counts that protect
+   * itch.io (tokens, those not accepted, calls) are kept there, so that every instance counts
+   * together (an atomic `INCRBY` on Redis, an atomic increment in the Durable Object of
+   * `itch-oauth-widget/cloudflare`); the popup routes' counts stay in each instance's memory,
+   * since counting them in the store would cost it as much as the requests they limit. A store that
+   * fails leaves each instance counting alone, with a warning, never refusing everyone nor no one.
    *
    * Besides, itch.io is asked once per token: checks of one token at the same time share one
    * call, and a token itch.io refused is refused again from memory for a minute.
