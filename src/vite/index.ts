@@ -5,7 +5,7 @@ import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Connect, HtmlTagDescriptor, Plugin } from 'vite';
 import { cspHash, devInlineHashes, withScriptHashes } from './dev-csp.js';
-import { litProductionForPackage } from './lit-production.js';
+import { appUsesLit, litProductionForPackage } from './lit-production.js';
 
 export { cspHash } from './dev-csp.js';
 
@@ -123,8 +123,8 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
   const handled = new Set(backendPath === undefined ? [] : [backendPath, ...(options.routes ?? [])]);
   const listener = options.handler === undefined ? undefined : getRequestListener(async (request) => options.handler!(request));
 
-  const lit = litProductionForPackage();
-  let dev = false;
+  let litProduction = false;
+  const lit = litProductionForPackage(() => litProduction);
 
   /** The token endpoint and the routes `handler` answers, in one of Vite's servers (before Vite's own answers). */
   const serveHandler = (middlewares: Connect.Server) => {
@@ -156,18 +156,13 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
       order: 'post',
       handler: (_html, context) => (pages.has(context.path) ? tags : []),
     },
-    // In dev, the package's own imports of Lit get Lit's production build, pre-bundled or not.
+    // In dev, the package's own imports of Lit get Lit's production build, pre-bundled or not,
+    // unless the app depends on Lit itself (then it wants Lit's development build, and one Lit).
     config: (_config, { command }) => (command === 'serve' ? { optimizeDeps: { rolldownOptions: { plugins: [lit] } } } : undefined),
     configResolved(config) {
-      dev = config.command === 'serve';
+      litProduction = config.command === 'serve' && !appUsesLit(config.root);
     },
-    resolveId: {
-      order: 'pre',
-      filter: lit.resolveId.filter,
-      handler(...args) {
-        return dev ? lit.resolveId.handler.apply(this, args) : null;
-      },
-    },
+    resolveId: { order: 'pre', ...lit.resolveId },
     configureServer(server) {
       serveHandler(server.middlewares);
       // After Vite's own middlewares (a post hook), so that the page's inline modules

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, Rollup } from 'vite';
@@ -33,24 +33,45 @@ function packageCode(): string[] {
 
 /**
  * The production file for a resolved Lit development file (the same path without `development/`,
- * which Lit's packages ship side by side), or `undefined` when it is not one.
+ * which Lit's packages ship side by side; a query such as Vite's `?v=` kept), or `undefined` when
+ * it is not one.
  * @see https://lit.dev/docs/tools/development/#development-and-production-builds
  */
 export function litProductionFile(resolved: string): string | undefined {
-  const [, folder, rest] = LIT_DEVELOPMENT.exec(resolved.split('?')[0]!) ?? [];
+  const [file, query] = resolved.split(/(?=\?)/);
+  const [, folder, rest] = LIT_DEVELOPMENT.exec(file!) ?? [];
   if (folder === undefined || rest === undefined) return undefined;
   const production = folder + rest;
-  return existsSync(production) ? production : undefined;
+  return existsSync(production) ? production + (query ?? '') : undefined;
 }
 
 /**
- * Resolves `lit` (and what Lit imports) to Lit's production build for the package's own files in
- * `vite` dev, where Vite's `development` export condition picks Lit's development build, which logs
- * "Lit is in dev mode" on every page. The app's own imports of Lit keep the build Vite picks.
- * One plugin object for both of Vite's resolvers: its plugin pipeline and its dependency
- * pre-bundling (`optimizeDeps.rolldownOptions.plugins`), where an installed package is bundled.
+ * Whether the app at `root` depends on Lit itself (its package.json): then it uses Lit's development
+ * build in dev on purpose, and a second, production Lit for the package would only add a "Multiple
+ * versions of Lit loaded" warning.
  */
-export function litProductionForPackage(): Plugin & { resolveId: { filter: { id: RegExp }; handler: ResolveIdHandler } } {
+export function appUsesLit(root: string): boolean {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
+    const names = ['dependencies', 'devDependencies', 'peerDependencies'].flatMap((field) => Object.keys(manifest[field] ?? {}));
+    return names.some((name) => LIT.test(name));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves Lit's packages to Lit's production build for the package's own files (and for what
+ * Lit's production files import) while `on()`: in `vite` dev, where Vite's `development` export
+ * condition picks Lit's development build, which logs "Lit is in dev mode" on every page. The app's
+ * own imports of Lit keep the build Vite picks. One plugin object for both of Vite's resolvers: its
+ * plugin pipeline and its dependency pre-bundling (`optimizeDeps.rolldownOptions.plugins`), where an
+ * installed package is bundled with Lit inside.
+ */
+export function litProductionForPackage(on: () => boolean): Plugin & { resolveId: { filter: { id: RegExp }; handler: ResolveIdHandler } } {
   const ours = packageCode();
   const fromPackage = (importer: string): boolean =>
     INSTALLED.test(importer) || ours.some((folder) => importer.startsWith(folder)) || LIT_PRODUCTION.test(importer);
@@ -60,7 +81,7 @@ export function litProductionForPackage(): Plugin & { resolveId: { filter: { id:
     resolveId: {
       filter: { id: LIT },
       async handler(source, importer, options) {
-        if (importer === undefined || !fromPackage(importer)) return null;
+        if (!on() || importer === undefined || !fromPackage(importer)) return null;
         const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
         if (resolved === null || resolved.external) return resolved;
         const production = litProductionFile(resolved.id);

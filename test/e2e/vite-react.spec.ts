@@ -149,6 +149,7 @@ for (const mode of ['dev', 'preview'] as const) {
     // (The build bundles the inline module into a file of its own: nothing to ask preview.)
     if (mode === 'dev')
       test('Vite answers the inline module: JavaScript, not the page', async ({ request }) => {
+        await request.get(`${running!.origin}/callback.html`); // Vite knows a page's inline modules once it has served it
         const proxy = await request.get(`${running!.origin}/callback.html?html-proxy&index=0.js`, {
           headers: { 'Sec-Fetch-Dest': 'script' },
         });
