@@ -16,11 +16,11 @@ import { pack } from './pack.mjs';
  */
 function anchorOf(heading) {
   const text = heading
-    .replace(/\\_/g, '\u0000')
+    .replace(/\\_/g, '\uE000')
     .replace(/`/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
-    .replace(/\u0000/g, '_');
+    .replace(/\uE000/g, '_');
   return text
     .trim()
     .toLowerCase()

@@ -133,7 +133,7 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
       handled.has(pathOf(req)) ? void listener(req, res) : next(),
     );
   };
-  /** The callback page with its headers: `page` gives its HTML and its CSP, `undefined` when there is no such file. */
+  /** The callback page with its headers: `page` gives its HTML and its CSP (a page it cannot read is left to Vite). */
   const servePage = (middlewares: Connect.Server, page: (pathname: string) => Promise<{ html: string; csp: string | false }>) => {
     middlewares.use((req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) => {
       const pathname = pathOf(req);
