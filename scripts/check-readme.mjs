@@ -335,16 +335,20 @@ for (const readme of readmes) {
 for (const excerpt of excerpts)
   toCheck.push({ ...excerpt, lang: NAME_CHECKED[excerpt.lang] === 'jsx' ? 'tsx' : excerpt.lang, namesOnly: true });
 
-if (toCheck.length) {
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  const files = toCheck.map((block, index) => {
+/**
+ * Type-checks `blocks` with tsc as modules of their own, in `dir`, beside the declarations
+ * `globals` (a .d.ts file); of a block marked `namesOnly`, reports only the names it leaves undefined.
+ */
+function typeCheck(blocks, dir, globals) {
+  if (!blocks.length) return;
+  mkdirSync(dir, { recursive: true });
+  const files = blocks.map((block, index) => {
     const name = `block-${String(index).padStart(2, '0')}-line-${block.line}.${TYPE_CHECKED[block.lang]}`;
-    writeFileSync(path.join(work, name), `${block.text}\nexport {};\n`);
+    writeFileSync(path.join(dir, name), `${block.text}\nexport {};\n`);
     return { name, where: block.where, namesOnly: block.namesOnly };
   });
   writeFileSync(
-    path.join(work, 'tsconfig.json'),
+    path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
@@ -362,10 +366,10 @@ if (toCheck.length) {
         // Snippets show a call or two, not a whole program: values computed and not used are fine.
         noUnusedLocals: false,
       },
-      files: [path.join(root, 'scripts', 'readme-globals.d.ts'), ...files.map((file) => file.name)],
+      files: [globals, ...files.map((file) => file.name)],
     }),
   );
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', work, '--pretty', 'false'], {
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--pretty', 'false'], {
     encoding: 'utf8',
   });
   let reported = 0;
@@ -377,8 +381,24 @@ if (toCheck.length) {
     problems.push(`${file.where.replace(/:\d+$/, `:${line}`)}: ${match[3]}`);
   }
   if (tsc.status !== 0 && !reported) problems.push(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
-  if (!problems.length) rmSync(work, { recursive: true, force: true });
 }
+
+rmSync(work, { recursive: true, force: true });
+// What a snippet leaves to the reader is declared for the snippets (scripts/readme-globals.d.ts);
+// a quoted excerpt gets nothing but what its page has without it: the script-tag file's global.
+typeCheck(
+  toCheck.filter((block) => !block.namesOnly),
+  path.join(work, 'snippets'),
+  path.join(root, 'scripts', 'readme-globals.d.ts'),
+);
+mkdirSync(path.join(work, 'quoted'), { recursive: true });
+writeFileSync(path.join(work, 'quoted', 'script-tag.d.ts'), "declare const ItchOAuth: typeof import('itch-oauth-widget');\n");
+typeCheck(
+  toCheck.filter((block) => block.namesOnly),
+  path.join(work, 'quoted'),
+  path.join(work, 'quoted', 'script-tag.d.ts'),
+);
+if (!problems.length) rmSync(work, { recursive: true, force: true });
 
 const count = toCheck.filter((block) => !block.namesOnly).length;
 if (notYet.length) console.warn(`Not yet quoted from a file CI runs (${notYet.length}):\n${notYet.join('\n')}\n`);
