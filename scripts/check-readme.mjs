@@ -73,12 +73,10 @@ const NOT_YET_QUOTED = new Set([
   'docs/guides/frameworks.md',
   'docs/guides/game-engines.md',
   'docs/guides/languages.md',
-  'docs/guides/owners-only.md',
   'docs/guides/server-frameworks.md',
   'docs/guides/sessions.md',
   'docs/guides/spa-vite.md',
   'docs/guides/styling.md',
-  'docs/guides/web-game-popup.md',
 ]);
 const quotedOnly = (readme) => readme === 'README.md' || /^docs\/guides\/[^/]+\.md$/.test(readme);
 const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending', 'data-cross-origin']);
@@ -401,6 +399,9 @@ typeCheck(
 if (!problems.length) rmSync(work, { recursive: true, force: true });
 
 const count = toCheck.filter((block) => !block.namesOnly).length;
+for (const guide of NOT_YET_QUOTED)
+  if (!notYet.some((problem) => problem.startsWith(`${guide}:`)))
+    problems.push(`${guide}: every block is quoted now: take it off NOT_YET_QUOTED`);
 if (notYet.length) console.warn(`Not yet quoted from a file CI runs (${notYet.length}):\n${notYet.join('\n')}\n`);
 if (problems.length) {
   console.error(problems.join('\n'));
