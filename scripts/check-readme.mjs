@@ -400,7 +400,7 @@ if (!problems.length) rmSync(work, { recursive: true, force: true });
 
 const count = toCheck.filter((block) => !block.namesOnly).length;
 for (const guide of NOT_YET_QUOTED)
-  if (!notYet.some((problem) => problem.startsWith(`${guide}:`)))
+  if (readmes.includes(guide) && !notYet.some((problem) => problem.startsWith(`${guide}:`)))
     problems.push(`${guide}: every block is quoted now: take it off NOT_YET_QUOTED`);
 if (notYet.length) console.warn(`Not yet quoted from a file CI runs (${notYet.length}):\n${notYet.join('\n')}\n`);
 if (problems.length) {
