@@ -4,9 +4,9 @@ import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
 import { askForClick } from './ask-for-click.js';
-import { closePopup, collect } from './popup-collect.js';
+import { collect } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
-import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
+import { closeOnceStarted, listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
 import { ABORTED } from './shared-login.js';
 import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type LoginMode } from './state.js';
 
@@ -202,7 +202,7 @@ function popupLogin(
 
   const abort = new AbortController();
   const onCancel = () => {
-    closePopup(popup);
+    closeOnceStarted(backend, link);
     abort.abort();
   };
   cancel?.addEventListener('abort', onCancel, { once: true });
@@ -213,7 +213,7 @@ function popupLogin(
       const { verifier, binding, state } = pair ?? (await makePair());
       link.state = state;
       link.binding = binding;
-      if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(state);
+      if (pair === undefined && !popup!.closed && !abort.signal.aborted) popup!.location.href = startUrl(state);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
       return await collect(popup, backend, verifier, state, abort.signal, link.progress, { code: showCode, waiting: hooks.waiting }, () => {
         throw blocked;

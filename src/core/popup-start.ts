@@ -3,7 +3,7 @@
  * the backend's start page, and the messages between the two (the start page asks this page to
  * confirm the login's state, then says when it leaves for itch.io, or why it stopped).
  */
-import type { PopupProgress } from './popup-collect.js';
+import { closePopup, type PopupProgress } from './popup-collect.js';
 
 const POPUP_WIDTH = 600;
 const POPUP_HEIGHT = 720;
@@ -37,6 +37,29 @@ export function listenToStartPage(backend: URL, link: StartPageLink): () => void
   };
   addEventListener('message', onMessage);
   return () => removeEventListener('message', onMessage);
+}
+
+/**
+ * Closes a cancelled login's popup once its start page has asked this page to confirm the state,
+ * or after {@link waitMs}: a popup closed while its first page loads was seen to read as closed yet
+ * stay open on that page. The start page's ask goes unanswered: the login goes no further.
+ */
+export function closeOnceStarted(backend: URL, link: StartPageLink, waitMs = 1000): void {
+  const { popup, state } = link;
+  link.binding = undefined;
+  const close = () => {
+    removeEventListener('message', onMessage);
+    clearTimeout(timer);
+    closePopup(popup ?? null);
+  };
+  const onMessage = (event: MessageEvent) => {
+    const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
+    if (event.origin === backend.origin && event.source === popup && data?.itchOAuth == 'popup-start' && data.state === state) close();
+  };
+  // A popup still blank (its pair was being made), or whose start page has asked already, has loaded.
+  if (!popup || state === undefined || link.progress.confirmedAt !== undefined) return closePopup(popup ?? null);
+  addEventListener('message', onMessage);
+  const timer = setTimeout(close, waitMs);
 }
 
 /** Opens the login's popup, centred over this window. */
