@@ -68,7 +68,7 @@ describe('checkLoginOptions', () => {
 });
 
 describe('login with an AbortSignal', () => {
-  it("rejects with aborted when the page aborts, and closes the popup once its start page has asked, unanswered (a popup closed while its first page loads may stay open)", async () => {
+  it('rejects with aborted when the page aborts, and closes the popup once its start page has asked, unanswered (a popup closed while its first page loads may stay open)', async () => {
     await preparePopupLogin();
     let closed = 0;
     const replies: unknown[] = [];
