@@ -4,9 +4,9 @@ import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
 import { askForClick } from './ask-for-click.js';
-import { collect } from './popup-collect.js';
+import { closeOnceAsked, collect } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
-import { closeOnceStarted, listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
+import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
 import { ABORTED } from './shared-login.js';
 import { STATE_KEY_PREFIX, createState, flowStorage, saveFlow, type LoginMode } from './state.js';
 
@@ -201,9 +201,11 @@ function popupLogin(
   }
 
   const abort = new AbortController();
+  // The start page of a cancelled login is not answered; this page still hears it ask, to close it then.
   const onCancel = () => {
-    closeOnceStarted(backend, link);
+    link.binding = undefined;
     abort.abort();
+    void closeOnceAsked(popup, link.progress).finally(stopListening);
   };
   cancel?.addEventListener('abort', onCancel, { once: true });
   if (cancel?.aborted) onCancel();
@@ -223,7 +225,7 @@ function popupLogin(
       throw error;
     } finally {
       cancel?.removeEventListener('abort', onCancel);
-      stopListening();
+      if (!cancel?.aborted) stopListening();
       showCode(undefined);
     }
   })();

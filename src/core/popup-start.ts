@@ -3,7 +3,7 @@
  * the backend's start page, and the messages between the two (the start page asks this page to
  * confirm the login's state, then says when it leaves for itch.io, or why it stopped).
  */
-import { closePopup, type PopupProgress } from './popup-collect.js';
+import type { PopupProgress } from './popup-collect.js';
 
 const POPUP_WIDTH = 600;
 const POPUP_HEIGHT = 720;
@@ -31,35 +31,14 @@ export function listenToStartPage(backend: URL, link: StartPageLink): () => void
     }
     // The start page stopped before itch.io because the browser refuses the binding cookie.
     if (data.itchOAuth == 'popup-failed' && data.code == 'cookies_blocked') progress.failed = 'cookies_blocked';
-    if (data.itchOAuth != 'popup-start' || link.binding === undefined) return;
-    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state: link.state, binding: link.binding }, event.origin);
+    if (data.itchOAuth != 'popup-start') return;
     progress.confirmedAt = Date.now();
+    // (Not answered without a binding: not made yet, or the login was cancelled.)
+    if (link.binding !== undefined)
+      (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state: link.state, binding: link.binding }, event.origin);
   };
   addEventListener('message', onMessage);
   return () => removeEventListener('message', onMessage);
-}
-
-/**
- * Closes a cancelled login's popup once its start page has asked this page to confirm the state,
- * or after {@link waitMs}: a popup closed while its first page loads was seen to read as closed yet
- * stay open on that page. The start page's ask goes unanswered: the login goes no further.
- */
-export function closeOnceStarted(backend: URL, link: StartPageLink, waitMs = 1000): void {
-  const { popup, state } = link;
-  link.binding = undefined;
-  const close = () => {
-    removeEventListener('message', onMessage);
-    clearTimeout(timer);
-    closePopup(popup ?? null);
-  };
-  const onMessage = (event: MessageEvent) => {
-    const data = event.data as { itchOAuth?: unknown; state?: unknown } | null;
-    if (event.origin === backend.origin && event.source === popup && data?.itchOAuth == 'popup-start' && data.state === state) close();
-  };
-  // A popup still blank (its pair was being made), or whose start page has asked already, has loaded.
-  if (!popup || state === undefined || link.progress.confirmedAt !== undefined) return closePopup(popup ?? null);
-  addEventListener('message', onMessage);
-  const timer = setTimeout(close, waitMs);
 }
 
 /** Opens the login's popup, centred over this window. */
