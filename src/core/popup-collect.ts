@@ -125,11 +125,7 @@ export async function collect(
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
     if (failures >= MAX_FAILURES || progress.failed !== undefined) {
-      // A popup closed while its first page loaded was seen to read as closed yet stay open on its
-      // start page (Chromium, the store down): that page is given a second to ask this one first.
-      for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      closePopup(popup);
+      await closeOnceAsked(popup, progress);
       if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
       throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
     }
@@ -190,6 +186,17 @@ function refusal(status: number, body: unknown): ItchOAuthError {
   const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${status}`;
   // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
   return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
+}
+
+/**
+ * Closes the popup once its start page has asked this page to confirm the state, or after a
+ * second: a popup closed while its first page loaded was seen to read as closed yet stay open on
+ * that page (Chromium: the store down, a login cancelled at once).
+ */
+export async function closeOnceAsked(popup: Window | null, progress: PopupProgress): Promise<void> {
+  for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  closePopup(popup);
 }
 
 /** Closes the popup if this page can still reach it. */
