@@ -1,10 +1,10 @@
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
-import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
 import { createState, saveFlow, type FlowRecord } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
-import { widget as en } from '../i18n/locales/en.js';
+import { problems, widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
 import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations } from '../ui/lit.js';
@@ -16,10 +16,7 @@ import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
  * @group Words
  */
-export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ ERROR_CODES.map((code) => [code, en[code]])) as Record<
-  ItchOAuthErrorCode,
-  string
->;
+export const ERROR_MESSAGES: Readonly<Record<ItchOAuthErrorCode, string>> = problems;
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the

@@ -6,7 +6,7 @@
 // code with the player's words. Then the callback page of a redirect login meets each: its words,
 // its way on (clicked: where it leads), and axe on it.
 import assert from 'node:assert/strict';
-import { callback as en } from '../../src/i18n/locales/en.js';
+import { widget as en } from '../../src/i18n/locales/en.js';
 import { brokenStore } from '../e2e/support/broken-store.js';
 import { ENGINES, gamePage } from '../e2e/support/engine-stand-ins.js';
 import { startEngineWorld, type EngineWorld, type EngineWorldOptions } from '../e2e/support/engine-world.js';
