@@ -62,8 +62,8 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @slot error - Shown after a failure, above "Try again" and "Back to the site" (a redirect login) or "Close" (a popup login).
  * @csspart status - The message region.
  * @csspart retry - The "Try again" button (a redirect login whose start this tab remembers).
- * @csspart back - The "Back to the site" link: to the page the login started from, else the site's root (a redirect login's failure, and a callback page opened with no login in progress outside a popup).
- * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), or whose page was reloaded.
+ * @csspart back - The "Back to the site" link: to the page the login started from, else to `back-url` (default: the site's root) (a redirect login's failure, and a callback page opened with no login in progress outside a popup); in a popup's window only with `back-url`.
+ * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), whose address was opened again, or whose page was reloaded.
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
@@ -79,6 +79,7 @@ export class ItchOAuthCallback extends LitElement {
   static override properties: PropertyDeclarations = {
     noRedirect: { type: Boolean, attribute: 'no-redirect', useDefault: true },
     storeUrl: { attribute: 'store-url', converter: (value: string | null) => value ?? undefined },
+    backUrl: { attribute: 'back-url', converter: (value: string | null) => value ?? undefined },
     messages: { attribute: false },
   };
 
@@ -95,6 +96,16 @@ export class ItchOAuthCallback extends LitElement {
    * @attr store-url
    */
   declare storeUrl: string | undefined;
+
+  /**
+   * Where "Back to the site" leads when the page does not know where the login started (reloaded,
+   * opened in another tab, storage refused): an http(s) address or a path of this site, e.g. the
+   * game's page on itch.io for a callback page on a framed game's server, whose root is no page.
+   * Without it, the site's root `/`; and a popup's window (its login ended or reloaded there)
+   * offers Close alone, as nothing there may lead to the server's other addresses.
+   * @attr back-url
+   */
+  declare backUrl: string | undefined;
 
   /**
    * Messages over the shipped ones of the element's language, by key (`pending`, `success`,
@@ -232,17 +243,21 @@ export class ItchOAuthCallback extends LitElement {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
     const flow = view.kind == 'error' ? view.flow : undefined;
-    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : '/'}>${words.back}</a></p>`;
-    // No login here, in a popup login's window (its page reloaded after the ending): Close, as the
-    // ending had, rather than a way into the site.
+    // (A configured address only if http(s) or a path of this site: never `javascript:`.)
+    const backUrl = /^(https?:\/\/[^/]|\/(?![/\\]))/i.test(this.backUrl ?? '') ? this.backUrl : undefined;
+    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
+    // In a popup's window, the link only where the site configured one.
+    const popupBack = backUrl ? back : nothing;
+    // No login here, in a popup login's window (its page reloaded after the ending, or one a script
+    // opened and can still reach): Close, as the ending had, rather than a way into the site.
     if (view.kind != 'error')
       return html`<div part="status" role="status"><p>${
         view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
       }</p>${
         view.kind != 'idle'
           ? nothing
-          : documentOutcome.popup
-            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>`
+          : documentOutcome.popup || opener
+            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>${popupBack}`
             : back
       }</div>`;
     const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
@@ -251,7 +266,7 @@ export class ItchOAuthCallback extends LitElement {
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
     }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
       action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing
-    }${view.popup !== undefined ? nothing : back}</div>`;
+    }${view.popup !== undefined ? popupBack : back}</div>`;
   }
 }
 
