@@ -48,6 +48,9 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
   return documentOutcome.outcome;
 }
 
+/** A link the site configured, if it is an http(s) address or a path of this site (never `javascript:`). */
+const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i.test(url!) ? url : undefined);
+
 /**
  * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
  * has already taken the token out of the address, checked it and sent it to the backend; this
@@ -243,30 +246,24 @@ export class ItchOAuthCallback extends LitElement {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
     const flow = view.kind == 'error' ? view.flow : undefined;
-    // (A configured address only if http(s) or a path of this site: never `javascript:`.)
-    const backUrl = /^(https?:\/\/[^/]|\/(?![/\\]))/i.test(this.backUrl ?? '') ? this.backUrl : undefined;
+    const backUrl = linkable(this.backUrl);
     const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
-    // In a popup's window, the link only where the site configured one.
-    const popupBack = backUrl ? back : nothing;
-    // No login here, in a popup login's window (its page reloaded after the ending, or one a script
-    // opened and can still reach): Close, as the ending had, rather than a way into the site.
+    // A popup's window: its login ended here, or, with no login here, its page reloaded after the
+    // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
+    // rather than a way into the site; the link only where the site configured one.
+    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
+    const action = popup ? 'close' : flow && view.kind == 'error' && view.code != 'config_invalid' ? 'retry' : undefined;
+    const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
+      popup && !backUrl ? nothing : back
+    }`;
     if (view.kind != 'error')
       return html`<div part="status" role="status"><p>${
         view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>${
-        view.kind != 'idle'
-          ? nothing
-          : documentOutcome.popup || opener
-            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>${popupBack}`
-            : back
-      }</div>`;
-    const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
-    const action = view.popup !== undefined ? 'close' : flow && view.code != 'config_invalid' ? 'retry' : undefined;
+      }</p>${view.kind == 'idle' ? wayOn : nothing}</div>`;
+    const store = view.code === 'not_owner' && linkable(this.storeUrl);
     return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
-    }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
-      action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing
-    }${view.popup !== undefined ? popupBack : back}</div>`;
+    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${wayOn}</div>`;
   }
 }
 
