@@ -1,5 +1,4 @@
 import type { ItchOAuthErrorCode } from '../core/errors.js';
-import { problems } from '../i18n/locales/en.js';
 
 /**
  * `itch-login-start`: the button was clicked; cancel it to stay on the page.
@@ -28,13 +27,8 @@ export interface ItchLoginErrorDetail {
   message: string;
 }
 
-/**
- * An `itch-login-error` event (bubbles, composed; cancelable for `popup_blocked`). `cookies_blocked`
- * carries the player's sentence, whatever `message` says: the player's browser refuses the cookies,
- * there is nothing for a developer to fix, and a page that shows `message` tells the player what to do.
- */
+/** An `itch-login-error` event (bubbles, composed; cancelable for `popup_blocked`). */
 export function errorEvent(code: ItchOAuthErrorCode, message: string, cancelable = false): CustomEvent<ItchLoginErrorDetail> {
-  if (code == 'cookies_blocked') message = problems[code];
   return new CustomEvent('itch-login-error', { detail: { code, message }, bubbles: true, composed: true, cancelable });
 }
 

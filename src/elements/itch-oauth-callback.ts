@@ -252,7 +252,7 @@ export class ItchOAuthCallback extends LitElement {
     // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
     // rather than a way into the site; the link only where the site configured one.
     const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
-    const action = popup ? 'close' : flow && view.kind == 'error' && view.code != 'config_invalid' ? 'retry' : undefined;
+    const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
     const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
       popup && !backUrl ? nothing : back
     }`;
