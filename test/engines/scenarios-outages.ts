@@ -132,7 +132,7 @@ const dropInsUnavailable: Scenario = {
 };
 
 const callbackUnavailable: Scenario = {
-  name: "outage, the callback page: the site's server answers 503 to the token; not answering, try again in a few minutes, with Try again and a link back to where the login started, which leads there; axe finds nothing",
+  name: "outage, the callback page: the site's server answers 503 to the token; not answering, try again in a minute, with Try again and a link back to where the login started, which leads there; axe finds nothing",
   async run(session, context) {
     const site = await startSite();
     try {
