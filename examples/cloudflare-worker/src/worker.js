@@ -6,8 +6,8 @@
 // popup and gets a game token, which the Worker checks at /api/progress (its saves in Workers KV)
 // and renews at /api/renew; game servers check it with /.well-known/jwks.json.
 //
-// The popup logins under way and the revoked sessions are in the package's ItchOAuthStore, one
-// Durable Object that every Worker instance reaches (durableObjectStore): the first deposit wins
+// The popup logins under way and the revoked sessions are in the package's ItchOAuthStore, Durable
+// Objects that every Worker instance reaches (durableObjectStore): the first deposit wins
 // and a login is collected once, which Workers KV (eventually consistent) cannot promise.
 import { durableObjectStore } from 'itch-oauth-widget/cloudflare';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
