@@ -6,6 +6,7 @@
  */
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
+import { problems } from '../i18n/locales/en.js';
 
 /** How often the opener asks the backend for the popup's outcome. */
 const POLL_MS = 1000;
@@ -127,7 +128,8 @@ export async function collect(
     if (failures >= MAX_FAILURES || progress.failed !== undefined) {
       await closeOnceAsked(popup, progress);
       if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
-      throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
+      // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
+      throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
     }
 
     const now = Date.now();
