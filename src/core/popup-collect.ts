@@ -6,6 +6,7 @@
  */
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
+import { problems } from '../i18n/locales/en.js';
 
 /** How often the opener asks the backend for the popup's outcome. */
 const POLL_MS = 1000;
@@ -125,13 +126,10 @@ export async function collect(
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
     if (failures >= MAX_FAILURES || progress.failed !== undefined) {
-      // A popup closed while its first page loaded was seen to read as closed yet stay open on its
-      // start page (Chromium, the store down): that page is given a second to ask this one first.
-      for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      closePopup(popup);
+      await closeOnceAsked(popup, progress);
       if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
-      throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
+      // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
+      throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
     }
 
     const now = Date.now();
@@ -190,6 +188,17 @@ function refusal(status: number, body: unknown): ItchOAuthError {
   const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${status}`;
   // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
   return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
+}
+
+/**
+ * Closes the popup once its start page has asked this page to confirm the state, or after a
+ * second: a popup closed while its first page loaded was seen to read as closed yet stay open on
+ * that page (Chromium: the store down, a login cancelled at once).
+ */
+export async function closeOnceAsked(popup: Window | null, progress: PopupProgress): Promise<void> {
+  for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  closePopup(popup);
 }
 
 /** Closes the popup if this page can still reach it. */
