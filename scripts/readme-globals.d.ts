@@ -32,15 +32,3 @@ declare const redirectUri: string;
 declare const accessToken: string;
 /** @vitejs/plugin-vue's plugin, as far as the Vue snippet uses it. */
 declare function vue(options: { template: { compilerOptions: { isCustomElement: (tag: string) => boolean } } }): unknown;
-
-// The deploy guide's client addresses: the map its first snippet makes, and the hosts' servers.
-declare const addresses: WeakMap<Request, string | undefined>;
-declare const handleToken: (request: Request) => Promise<Response>;
-declare const Deno: {
-  serve(handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>): unknown;
-};
-declare const Bun: {
-  serve(options: {
-    fetch(request: Request, server: { requestIP(request: Request): { address: string } | null }): Response | Promise<Response>;
-  }): unknown;
-};
