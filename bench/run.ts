@@ -8,7 +8,7 @@
 // (BENCH_SECONDS each, default 2), beside a Map lookup.
 // Progress goes to stderr, the table to stdout.
 import { execSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buttonRun, callbackRun, launch, type ButtonRun, type CallbackRun } from './browser.js';
@@ -67,9 +67,10 @@ try {
 
 // 3. The server.
 log(`server: ${SERVER.warmup} warm-up logins, then ${SERVER.logins} at ${SERVER.concurrency} concurrent`);
-const server = await measureServer(SERVER);
+// With the per-client rate limits on: each login from an address of its own (see server-load.ts).
+const server = await measureServer({ ...SERVER, clientAddresses: true });
 log(`server: the same with createSessions' onLogin`);
-const serverSessions = await measureServer({ ...SERVER, sessions: true });
+const serverSessions = await measureServer({ ...SERVER, sessions: true, clientAddresses: true });
 
 // 4. createSessions alone, in this process (the browser and the emulator are closed by now).
 log('sessions: reads and logins, one at a time');
@@ -182,7 +183,14 @@ lines.push(
 const table = lines.join('\n');
 const results = fileURLToPath(new URL('./results.md', import.meta.url));
 const intro = '# Benchmarks\n\nWritten by `npm run bench` (bench/run.ts); see the README for how to read it.\n\n';
-writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}`);
+// bench/server-compare.ts's section (the server beside an older tree) stays until it runs again.
+const compared = /<!-- server-compare -->[\s\S]*<!-- \/server-compare -->/.exec(
+  existsSync(results) ? readFileSync(results, 'utf8') : '',
+)?.[0];
+writeFileSync(
+  results,
+  `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}${compared ? `\n${compared}\n` : ''}`,
+);
 process.stdout.write(`${table}\n`);
 log(`done in ${Math.round((Date.now() - started) / 1000)} s; written to bench/results.md`);
 if (problems.length) {
