@@ -72,7 +72,16 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
   // <base href>. This document keeps an empty one (`#`): it loads and shows the pending view, and
   // must not be mistaken for the clean document at `cleanUrl` that comes next.
   const cleanUrl = href.split('#')[0]!;
-  history.replaceState(history.state, '', cleanUrl + '#');
+  // (A number, a problem, has none of these fields.)
+  const { access_token: token, error, state } = params as CallbackParams;
+  // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
+  // is not this one); the token endpoint checks the state, and only the opener can collect.
+  const popup = /^p\./.test(state!);
+  // The entry's state (null: a navigation made it) becomes whether this is a popup's login
+  // (`POPUP_MARK`), and nothing else: every later script of the tab can read `history.state`.
+  // Reloaded while the token is delivered, a popup's clean document then offers Close, as its
+  // ending would have, and no way into the site (see <itch-oauth-callback>).
+  history.replaceState(popup, '', cleanUrl + '#');
   // Now no other script of this document may ever run. During parsing, from a classic script
   // that is neither async nor deferred (the capture first in <head>), document.write puts HOLD
   // into the parser right after it: the rest of the page becomes inert text and the view paints.
@@ -112,11 +121,6 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
 
   const deliver = async () => {
     try {
-      // (A number, a problem, has none of these fields.)
-      const { access_token: token, error, state } = params as CallbackParams;
-      // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
-      // is not this one); the token endpoint checks the state, and only the opener can collect.
-      const popup = /^p\./.test(state!);
       if (!popup) flow = takeFlow(sessionStorage, state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
       if ((params as number) > 0) return finish(INVALID_RESPONSE);
