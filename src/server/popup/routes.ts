@@ -108,7 +108,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
 
 /** 1. The start page (see the top of this file). */
 async function start(routes: Routes, request: Request, own: string): Promise<Response> {
-  const { options, mayOpen, authorizeUrl, severs } = routes;
+  const { options, mayOpen, authorizeUrl, seversSoon } = routes;
   const { relay, severedOpener } = options;
   const query = new URL(request.url).searchParams;
   const state = query.get('state') ?? '';
@@ -136,8 +136,10 @@ async function start(routes: Routes, request: Request, own: string): Promise<Res
       return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
     }
   }
-  // Asked now, answered by the time the page binds (see authorizationPageSevers).
-  void severs();
+  // Asked now and awaited (briefly), so that the bind finds it answered: on Cloudflare Workers a
+  // request's I/O ends with its response, and an answer this request left pending would never
+  // come to the bind's request (see authorizationPageSevers).
+  await seversSoon();
   return popupStartPage(state, {
     severed: severedOpener,
     siteName: options.siteName,

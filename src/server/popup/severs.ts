@@ -7,6 +7,8 @@
 const SEVERS_KNOWN_MS = 10 * 60 * 1000;
 /** How long a bind waits for that answer at most (it is asked for when the start page is served). */
 export const SEVERS_WAIT_MS = 300;
+/** How long itch.io is given to answer. */
+const ASK_TIMEOUT_MS = 5000;
 
 /**
  * Whether itch.io's authorization page severs a popup from its opener: it does when it sends a
@@ -19,25 +21,34 @@ export const SEVERS_WAIT_MS = 300;
  * in the store.
  */
 export function authorizationPageSevers(baseUrl: string): () => Promise<boolean | undefined> {
-  let known: { at: number; answer: Promise<boolean | undefined> } | undefined;
+  let known: { at: number; answer: Promise<boolean | undefined>; settled: boolean } | undefined;
   return () => {
-    if (known === undefined || Date.now() - known.at > SEVERS_KNOWN_MS) {
-      const answer = fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(5000) })
-        .then(async (response) => {
-          // Asked without a client, the page answers its own error page (400), with its headers; a
-          // bot check (403, 429) or an outage (5xx) is another server's answer and says nothing.
-          const page = response.status < 500 && response.status !== 403 && response.status !== 429;
-          const policy = page ? (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim() : undefined;
-          await response.body?.cancel();
-          return policy === undefined ? undefined : policy !== '' && policy !== 'unsafe-none';
-        })
-        // Whatever fails (the network, the body's cancel) leaves it unknown, never a rejection:
-        // every bind awaits this answer.
-        .catch(() => undefined);
-      known = { at: Date.now(), answer };
-      // Not known (itch.io unreachable): asked again after a minute, not at every start page.
-      void answer.then((value) => {
-        if (value === undefined && known?.answer === answer) known.at = Date.now() - SEVERS_KNOWN_MS + 60_000;
+    const now = Date.now();
+    // An answer still unsettled after the request's own timeout was lost with the request that
+    // asked: Cloudflare Workers ends a request's I/O with its response, and a promise of that I/O
+    // never settles in another request. Asked again (by this request, at most every 5 seconds).
+    if (known === undefined || now - known.at > SEVERS_KNOWN_MS || (!known.settled && now - known.at > ASK_TIMEOUT_MS)) {
+      const asked = {
+        at: now,
+        settled: false,
+        answer: fetch(`${baseUrl.replace(/\/$/, '')}/user/oauth`, { redirect: 'follow', signal: AbortSignal.timeout(ASK_TIMEOUT_MS) })
+          .then(async (response) => {
+            // Asked without a client, the page answers its own error page (400), with its headers; a
+            // bot check (403, 429) or an outage (5xx) is another server's answer and says nothing.
+            const page = response.status < 500 && response.status !== 403 && response.status !== 429;
+            const policy = page ? (response.headers.get('cross-origin-opener-policy') ?? '').split(';')[0]!.trim() : undefined;
+            await response.body?.cancel();
+            return policy === undefined ? undefined : policy !== '' && policy !== 'unsafe-none';
+          })
+          // Whatever fails (the network, the body's cancel) leaves it unknown, never a rejection:
+          // every bind awaits this answer.
+          .catch(() => undefined),
+      };
+      known = asked;
+      void asked.answer.then((value) => {
+        asked.settled = true;
+        // Not known (itch.io unreachable): asked again after a minute, not at every start page.
+        if (value === undefined) asked.at = Date.now() - SEVERS_KNOWN_MS + 60_000;
       });
     }
     return known.answer;
