@@ -10,10 +10,14 @@ import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createTokenHandler } from '../../src/server/index.js';
 import { memoryPopupStore } from '../../src/server/popup/relay.js';
+import { authorizationPageSevers } from '../../src/server/popup/severs.js';
 
 const APP = 'http://127.0.0.1:5173';
 
-async function bindAnswer(emulator: RunningEmulator | { url: string; apiUrl: string }): Promise<{ authorize: string; severs?: boolean }> {
+async function bindAnswer(
+  emulator: RunningEmulator | { url: string; apiUrl: string },
+  afterStart?: () => void,
+): Promise<{ authorize: string; severs?: boolean }> {
   const store = memoryPopupStore();
   const handler = createTokenHandler({
     baseUrl: emulator.url,
@@ -27,6 +31,7 @@ async function bindAnswer(emulator: RunningEmulator | { url: string; apiUrl: str
   const state = await popupStateOfBinding(binding);
   const start = `${APP}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${APP}/callback.html`, scope: 'profile:me', state })}`;
   assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site' } }))).status, 200);
+  afterStart?.();
   // (The start page's script runs in the browser for a while before it binds.)
   await new Promise((resolve) => setTimeout(resolve, 200));
   const bind = await handler(
@@ -55,6 +60,46 @@ describe("the bind answer tells whether itch.io's page severs the popup", () => 
     const emulator = await startEmulator();
     emulators.push(emulator);
     assert.equal((await bindAnswer(emulator)).severs, false);
+  });
+
+  it("said on a runtime that ends a request's I/O with its response (Cloudflare Workers)", async (t) => {
+    const emulator = await startEmulator({ coop: true });
+    emulators.push(emulator);
+    const realFetch = globalThis.fetch;
+    let startAnswered = false;
+    // As workerd does: what the start page's request left pending never settles after it answered.
+    t.mock.method(globalThis, 'fetch', (...args: Parameters<typeof fetch>) => {
+      const answer = realFetch(...args);
+      return new Promise(
+        (resolve, reject) =>
+          void answer.then(
+            (value) => !startAnswered && resolve(value),
+            (error) => !startAnswered && reject(error),
+          ),
+      );
+    });
+    assert.equal((await bindAnswer(emulator, () => (startAnswered = true))).severs, true);
+  });
+
+  it('asks again when an answer was lost with the request that asked, at most every 5 seconds', async (t) => {
+    let asked = 0;
+    t.mock.method(globalThis, 'fetch', () => {
+      asked++;
+      // The first answer never comes (its request ended); the next does.
+      return asked === 1
+        ? new Promise(() => {})
+        : Promise.resolve(new Response('', { status: 400, headers: { 'Cross-Origin-Opener-Policy': 'same-origin' } }));
+    });
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    const severs = authorizationPageSevers('https://itch.example');
+    const lost = severs();
+    t.mock.timers.tick(4000);
+    assert.equal(severs(), lost, 'not asked again while it may still come');
+    t.mock.timers.tick(1001);
+    assert.equal(await severs(), true);
+    assert.equal(asked, 2);
+    assert.equal(await severs(), true, 'then kept');
+    assert.equal(asked, 2);
   });
 
   it('not said when itch.io cannot be asked (the opener then falls back on timing)', async () => {
