@@ -73,7 +73,6 @@ const NOT_YET_QUOTED = new Set([
   'docs/guides/game-engines.md',
   'docs/guides/languages.md',
   'docs/guides/server-frameworks.md',
-  'docs/guides/sessions.md',
   'docs/guides/spa-vite.md',
   'docs/guides/styling.md',
 ]);
