@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 process.env.SESSION_SECRET ??= 'a-test-secret-of-at-least-32-characters!';
-const { app } = await import('./fixtures/sessions-guide-app.ts');
+const { app } = await import('./fixtures/sessions-guide-app.js');
 const get = (path: string, init?: RequestInit) => app(new Request(`https://your.site${path}`, init));
 
 test('the guide’s /me refuses a request without the session cookie', async () => {
