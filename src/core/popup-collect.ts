@@ -1,14 +1,28 @@
 /*
  * The opener's side of a popup login after the popup opened: it asks the backend for the
- * outcome (`{ popup_verifier }`, about once a second) until it comes, the popup is known to be
- * gone, or time is up. What it knows about the popup, besides `closed`: when the start page asked
+ * outcome (`{ popup_verifier }`) until it comes, the popup is known to be gone, or time is up.
+ * Each question asks the backend to hold it (`Prefer: wait=25`, RFC 7240) until the login
+ * changes; a backend that holds says so (`Preference-Applied`) and is asked again at once, one
+ * that does not is asked about once a second. What it knows about the popup, besides `closed`: when the start page asked
  * it to confirm the state, and when the start page left for itch.io (both by `postMessage`).
  */
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
 
-/** How often the opener asks the backend for the popup's outcome. */
+/** How often the opener asks a backend that does not hold its questions. */
 const POLL_MS = 1000;
+/**
+ * How long the backend is asked to hold a question (RFC 7240 `wait`), in seconds: under the
+ * proxies' usual limits (nginx's `proxy_read_timeout` of 60 s, Heroku's 30 s).
+ */
+const HOLD_S = 25;
+/**
+ * A held question that fails (network, 5xx) after this long was cut by a proxy, not refused: it
+ * is asked again at once, for a shorter hold, and counts as no failure.
+ */
+const CUT_AFTER_MS = 1000;
+/** While a question is held, how often this page looks at its popup and its deadlines. */
+const WATCH_MS = 50;
 /** Asked this often after the popup closed, until its grace is over. */
 const CLOSED_POLL_MS = 300;
 /**
@@ -84,43 +98,73 @@ export async function collect(
   let lastProblem = '';
   /** The backend said itch.io could not check the popup's token: the popup shows that outage. */
   let unavailable = false;
+  /** How the backend is asked: to hold (with what this page read last, once it held), or not (it cannot be asked to). */
+  const hold: Hold = { wait: HOLD_S, seen: undefined, refused: false };
+  /** Severed: it could never be seen, or it read as closed after it left for an itch.io page that severs popups (or soon after, when the backend could not tell whether it does). */
+  const isSevered = () =>
+    popup === null ||
+    (closedAt !== undefined && progress.leftAt !== undefined && (progress.severs ?? closedAt - progress.leftAt < SEVERED_WITHIN_MS));
   for (;;) {
     if (closedAt === undefined && popup?.closed) {
       closedAt = Date.now();
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
     }
-    const answer = await ask(backend, verifier, signal);
-    const body: unknown = await answer?.json().catch(() => null);
-    // Aborted while the answer's body was read: the body reads as null, and a pending answer
-    // (202, ok) would otherwise pass for the outcome.
-    if (signal.aborted) throw abandoned();
-    const pending = answer?.status === 202 ? (body as Pending | null) : null;
-    if (answer === undefined) {
-      failures++;
-      lastProblem = 'the backend could not be reached';
-    } else if (pending?.pending === true) {
-      failures = 0;
-      unavailable = pending.unavailable === true;
-      if (pending.arrived === true && !arrived) {
-        arrived = true;
-        // A popup this page cannot see: the person ties the two together by a code.
-        if (pending.confirm === true) hooks.code(popupCodeOf(state));
+    // A held question may take long: the caller learns now whether to offer to cancel.
+    if (hold.seen !== undefined) hooks.waiting?.(isSevered());
+    // What ends a held question early: the popup closing, its start page failing, a deadline.
+    const severedNow = isSevered();
+    const deadline = Math.min(
+      arrived ? Infinity : opened + ARRIVAL_WAIT_MS,
+      closedAt !== undefined && !severedNow ? waitUntil : Infinity,
+      opened + (severedNow ? SEVERED_WAIT_MS : STATE_LIFETIME_MS),
+    );
+    const wasClosed = closedAt !== undefined;
+    const answer = await question(
+      backend,
+      verifier,
+      signal,
+      hold,
+      () => (!wasClosed && popup?.closed === true) || progress.failed !== undefined || Date.now() >= deadline,
+    );
+    let holds = false;
+    let pending: Pending | null = null;
+    if (answer !== 'again') {
+      const body: unknown = await answer?.json().catch(() => null);
+      // Aborted while the answer's body was read: the body reads as null, and a pending answer
+      // (202, ok) would otherwise pass for the outcome.
+      if (signal.aborted) throw abandoned();
+      pending = answer?.status === 202 ? (body as Pending | null) : null;
+      holds = answer?.headers.get('preference-applied') != null;
+      if (answer === undefined) {
+        failures++;
+        lastProblem = 'the backend could not be reached';
+      } else if (pending?.pending === true) {
+        failures = 0;
+        // What this page read last, told to a backend that holds, which answers when it changes.
+        const read = pending;
+        hold.seen = holds ? FLAGS.filter((flag) => read[flag] === true).join(',') : undefined;
+        unavailable = pending.unavailable === true;
+        if (pending.arrived === true && !arrived) {
+          arrived = true;
+          // A popup this page cannot see: the person ties the two together by a code.
+          if (pending.confirm === true) hooks.code(popupCodeOf(state));
+        }
+        if (pending.delivering === true && closedAt !== undefined)
+          waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
+      } else if (answer.status < 300) {
+        closePopup(popup);
+        return { response: body };
+      } else if (answer.status < 500) {
+        closePopup(popup);
+        throw refusal(answer.status, body);
+      } else {
+        failures++;
+        lastProblem = `the backend answered HTTP ${answer.status}`;
+        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
+        // before the player approves on itch.io a login that could not be collected.
+        if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
       }
-      if (pending.delivering === true && closedAt !== undefined)
-        waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
-    } else if (answer.status < 300) {
-      closePopup(popup);
-      return { response: body };
-    } else if (answer.status < 500) {
-      closePopup(popup);
-      throw refusal(answer.status, body);
-    } else {
-      failures++;
-      lastProblem = `the backend answered HTTP ${answer.status}`;
-      // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
-      // before the player approves on itch.io a login that could not be collected.
-      if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
     }
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
@@ -136,10 +180,7 @@ export async function collect(
 
     const now = Date.now();
     if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
-    // Severed: it could never be seen, or it read as closed after it left for an itch.io page
-    // that severs popups (or soon after, when the backend could not tell whether it does).
-    const { leftAt, severs } = progress;
-    const severed = popup === null || (closedAt !== undefined && leftAt !== undefined && (severs ?? closedAt - leftAt < SEVERED_WITHIN_MS));
+    const severed = isSevered();
     hooks.waiting?.(severed);
     if (closedAt !== undefined && !severed && now > waitUntil) {
       if (unavailable) throw new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed');
@@ -148,6 +189,8 @@ export async function collect(
     if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
       throw new ItchOAuthError('popup_closed', 'no login arrived in time');
     }
+    // A backend that held the question is asked again at once, as is one interrupted or cut.
+    if ((holds && pending !== null) || answer === 'again') continue;
     // Wait for the next poll, waking up early when the popup closes.
     const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
     while (Date.now() < next && progress.failed === undefined && (closedAt !== undefined || !popup?.closed))
@@ -155,6 +198,9 @@ export async function collect(
     if (signal.aborted) throw abandoned();
   }
 }
+
+/** The flags of a pending answer, as a held question tells them back (`popup_seen`). */
+const FLAGS = ['arrived', 'confirm', 'delivering', 'unavailable'] as const;
 
 /** What the backend's 202 says of a popup login that has no outcome yet. */
 interface Pending {
@@ -165,22 +211,89 @@ interface Pending {
   unavailable?: unknown;
 }
 
-/** One question to the backend: its answer, or `undefined` when it could not be asked. */
-async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<Response | undefined> {
+/**
+ * One question, held where the backend holds: its answer, `undefined` when it could not be asked,
+ * or `'again'` when it is to be asked again at once (interrupted, or cut by a proxy while held).
+ */
+async function question(
+  backend: URL,
+  verifier: string,
+  signal: AbortSignal,
+  hold: Hold,
+  interrupt: () => boolean,
+): Promise<Response | undefined | 'again'> {
+  const asked = Date.now();
+  let answer = await ask(backend, verifier, signal, hold, interrupt);
+  const held = !hold.refused && Date.now() - asked >= CUT_AFTER_MS;
+  if (answer === undefined && !held && !hold.refused) {
+    // Refused before it was held: a backend that does not allow `Prefer` across origins (its
+    // CORS preflight) is asked as before, from now on.
+    hold.refused = true;
+    answer = await ask(backend, verifier, signal, hold, interrupt);
+    if (answer === undefined) hold.refused = false;
+  }
+  if (answer === 'interrupted') return 'again';
+  if ((answer === undefined || answer.status >= 500) && held) {
+    // Cut by a proxy while held: asked again at once, for a shorter hold.
+    hold.wait = Math.max(1, Math.min(hold.wait, Math.floor((Date.now() - asked) / 1000) - 1));
+    return 'again';
+  }
+  return answer;
+}
+
+/** How the backend is asked to hold a question. */
+interface Hold {
+  /** For how long, in seconds. */
+  wait: number;
+  /** The flags of the last pending answer, once the backend held a question (`popup_seen`). */
+  seen: string | undefined;
+  /** The backend cannot be asked to hold (its CORS preflight refuses `Prefer`). */
+  refused: boolean;
+}
+
+/**
+ * One question to the backend: its answer, `undefined` when it could not be asked, or
+ * `'interrupted'` when `interrupt()` turned true, or the page was hidden, while it was held.
+ */
+async function ask(
+  backend: URL,
+  verifier: string,
+  signal: AbortSignal,
+  hold: Hold,
+  interrupt: () => boolean,
+): Promise<Response | undefined | 'interrupted'> {
+  const controller = new AbortController();
+  let interrupted = false;
+  const stop = () => {
+    interrupted = true;
+    controller.abort();
+  };
+  const end = () => controller.abort();
+  signal.addEventListener('abort', end);
+  // A page that leaves (or goes into the back-forward cache) leaves nothing held on the server.
+  addEventListener('pagehide', stop);
+  const watch = setInterval(() => interrupt() && stop(), WATCH_MS);
+  const holding = !hold.refused;
   try {
     return await fetch(backend, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ popup_verifier: verifier }),
+      headers: holding ? { 'Content-Type': 'application/json', Prefer: `wait=${hold.wait}` } : { 'Content-Type': 'application/json' },
+      body: JSON.stringify(
+        holding && hold.seen !== undefined ? { popup_verifier: verifier, popup_seen: hold.seen } : { popup_verifier: verifier },
+      ),
       credentials: 'same-origin',
       cache: 'no-store',
       redirect: 'error',
       referrerPolicy: 'no-referrer',
-      signal,
+      signal: controller.signal,
     });
   } catch {
     if (signal.aborted) throw abandoned();
-    return undefined;
+    return interrupted ? 'interrupted' : undefined;
+  } finally {
+    clearInterval(watch);
+    removeEventListener('pagehide', stop);
+    signal.removeEventListener('abort', end);
   }
 }
 
