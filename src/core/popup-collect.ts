@@ -7,22 +7,11 @@
  * it to confirm the state, and when the start page left for itch.io (both by `postMessage`).
  */
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
+import { abandoned, HOLD_S, question, seenOf, type Hold } from './popup-question.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
 
 /** How often the opener asks a backend that does not hold its questions. */
 const POLL_MS = 1000;
-/**
- * How long the backend is asked to hold a question (RFC 7240 `wait`), in seconds: under the
- * proxies' usual limits (nginx's `proxy_read_timeout` of 60 s, Heroku's 30 s).
- */
-const HOLD_S = 25;
-/**
- * A held question that fails (network, 5xx) after this long was cut by a proxy, not refused: it
- * is asked again at once, for a shorter hold, and counts as no failure.
- */
-const CUT_AFTER_MS = 1000;
-/** While a question is held, how often this page looks at its popup and its deadlines. */
-const WATCH_MS = 50;
 /** Asked this often after the popup closed, until its grace is over. */
 const CLOSED_POLL_MS = 300;
 /**
@@ -75,8 +64,6 @@ export interface CollectHooks {
   waiting?: ((hidden: boolean) => void) | undefined;
 }
 
-const abandoned = () => new ItchOAuthError('popup_closed', 'the login was abandoned');
-
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
 export async function collect(
   popup: Window | null,
@@ -110,23 +97,14 @@ export async function collect(
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
     }
-    // A held question may take long: the caller learns now whether to offer to cancel.
-    if (hold.seen !== undefined) hooks.waiting?.(isSevered());
-    // What ends a held question early: the popup closing, its start page failing, a deadline.
     const severedNow = isSevered();
-    const deadline = Math.min(
-      arrived ? Infinity : opened + ARRIVAL_WAIT_MS,
-      closedAt !== undefined && !severedNow ? waitUntil : Infinity,
-      opened + (severedNow ? SEVERED_WAIT_MS : STATE_LIFETIME_MS),
-    );
+    // A held question may take long: the caller learns now whether to offer to cancel.
+    if (hold.seen !== undefined) hooks.waiting?.(severedNow);
+    // What ends a held question early: the popup closing, its start page failing, a deadline.
+    const deadline = Math.min(arrived ? Infinity : opened + ARRIVAL_WAIT_MS, timeLimit(opened, closedAt, waitUntil, severedNow));
     const wasClosed = closedAt !== undefined;
-    const answer = await question(
-      backend,
-      verifier,
-      signal,
-      hold,
-      () => (!wasClosed && popup?.closed === true) || progress.failed !== undefined || Date.now() >= deadline,
-    );
+    const interrupt = () => (!wasClosed && popup?.closed === true) || progress.failed !== undefined || Date.now() >= deadline;
+    const answer = await question(backend, verifier, signal, hold, interrupt);
     let holds = false;
     let pending: Pending | null = null;
     if (answer !== 'again') {
@@ -136,14 +114,16 @@ export async function collect(
       if (signal.aborted) throw abandoned();
       pending = answer?.status === 202 ? (body as Pending | null) : null;
       holds = answer?.headers.get('preference-applied') != null;
-      if (answer === undefined) {
+      if (answer === undefined || answer.status >= 500) {
         failures++;
-        lastProblem = 'the backend could not be reached';
+        lastProblem = answer === undefined ? 'the backend could not be reached' : `the backend answered HTTP ${answer.status}`;
+        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
+        // before the player approves on itch.io a login that could not be collected.
+        if (answer?.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
       } else if (pending?.pending === true) {
         failures = 0;
         // What this page read last, told to a backend that holds, which answers when it changes.
-        const read = pending;
-        hold.seen = holds ? FLAGS.filter((flag) => read[flag] === true).join(',') : undefined;
+        hold.seen = holds ? seenOf(pending) : undefined;
         unavailable = pending.unavailable === true;
         if (pending.arrived === true && !arrived) {
           arrived = true;
@@ -152,41 +132,26 @@ export async function collect(
         }
         if (pending.delivering === true && closedAt !== undefined)
           waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
-      } else if (answer.status < 300) {
-        closePopup(popup);
-        return { response: body };
-      } else if (answer.status < 500) {
-        closePopup(popup);
-        throw refusal(answer.status, body);
       } else {
-        failures++;
-        lastProblem = `the backend answered HTTP ${answer.status}`;
-        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
-        // before the player approves on itch.io a login that could not be collected.
-        if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
+        closePopup(popup);
+        if (answer.status < 300) return { response: body };
+        throw refusal(answer.status, body);
       }
     }
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
-    if (failures >= MAX_FAILURES || progress.failed !== undefined) {
-      // A popup closed while its first page loaded was seen to read as closed yet stay open on its
-      // start page (Chromium, the store down): that page is given a second to ask this one first.
-      for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      closePopup(popup);
-      if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
-      throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
-    }
+    if (failures >= MAX_FAILURES || progress.failed !== undefined)
+      await giveUp(popup, progress, failures >= MAX_FAILURES ? lastProblem : undefined);
 
     const now = Date.now();
     if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
     const severed = isSevered();
     hooks.waiting?.(severed);
-    if (closedAt !== undefined && !severed && now > waitUntil) {
-      if (unavailable) throw new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed');
-      throw new ItchOAuthError('popup_closed', 'the itch.io window was closed');
-    }
-    if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
+    if (now > timeLimit(opened, closedAt, waitUntil, severed)) {
+      if (closedAt !== undefined && !severed && now > waitUntil)
+        throw unavailable
+          ? new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed')
+          : new ItchOAuthError('popup_closed', 'the itch.io window was closed');
       throw new ItchOAuthError('popup_closed', 'no login arrived in time');
     }
     // A backend that held the question is asked again at once, as is one interrupted or cut.
@@ -199,9 +164,6 @@ export async function collect(
   }
 }
 
-/** The flags of a pending answer, as a held question tells them back (`popup_seen`). */
-const FLAGS = ['arrived', 'confirm', 'delivering', 'unavailable'] as const;
-
 /** What the backend's 202 says of a popup login that has no outcome yet. */
 interface Pending {
   pending?: unknown;
@@ -211,90 +173,21 @@ interface Pending {
   unavailable?: unknown;
 }
 
-/**
- * One question, held where the backend holds: its answer, `undefined` when it could not be asked,
- * or `'again'` when it is to be asked again at once (interrupted, or cut by a proxy while held).
- */
-async function question(
-  backend: URL,
-  verifier: string,
-  signal: AbortSignal,
-  hold: Hold,
-  interrupt: () => boolean,
-): Promise<Response | undefined | 'again'> {
-  const asked = Date.now();
-  let answer = await ask(backend, verifier, signal, hold, interrupt);
-  const held = !hold.refused && Date.now() - asked >= CUT_AFTER_MS;
-  if (answer === undefined && !held && !hold.refused) {
-    // Refused before it was held: a backend that does not allow `Prefer` across origins (its
-    // CORS preflight) is asked as before, from now on.
-    hold.refused = true;
-    answer = await ask(backend, verifier, signal, hold, interrupt);
-    if (answer === undefined) hold.refused = false;
-  }
-  if (answer === 'interrupted') return 'again';
-  if ((answer === undefined || answer.status >= 500) && held) {
-    // Cut by a proxy while held: asked again at once, for a shorter hold.
-    hold.wait = Math.max(1, Math.min(hold.wait, Math.floor((Date.now() - asked) / 1000) - 1));
-    return 'again';
-  }
-  return answer;
+/** Until when a popup login is waited for: a closed popup's grace, a severed one's wait, the state's lifetime. */
+function timeLimit(opened: number, closedAt: number | undefined, waitUntil: number, severed: boolean): number {
+  if (closedAt !== undefined && !severed) return Math.min(waitUntil, opened + STATE_LIFETIME_MS);
+  return opened + (severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS);
 }
 
-/** How the backend is asked to hold a question. */
-interface Hold {
-  /** For how long, in seconds. */
-  wait: number;
-  /** The flags of the last pending answer, once the backend held a question (`popup_seen`). */
-  seen: string | undefined;
-  /** The backend cannot be asked to hold (its CORS preflight refuses `Prefer`). */
-  refused: boolean;
-}
-
-/**
- * One question to the backend: its answer, `undefined` when it could not be asked, or
- * `'interrupted'` when `interrupt()` turned true, or the page was hidden, while it was held.
- */
-async function ask(
-  backend: URL,
-  verifier: string,
-  signal: AbortSignal,
-  hold: Hold,
-  interrupt: () => boolean,
-): Promise<Response | undefined | 'interrupted'> {
-  const controller = new AbortController();
-  let interrupted = false;
-  const stop = () => {
-    interrupted = true;
-    controller.abort();
-  };
-  const end = () => controller.abort();
-  signal.addEventListener('abort', end);
-  // A page that leaves (or goes into the back-forward cache) leaves nothing held on the server.
-  addEventListener('pagehide', stop);
-  const watch = setInterval(() => interrupt() && stop(), WATCH_MS);
-  const holding = !hold.refused;
-  try {
-    return await fetch(backend, {
-      method: 'POST',
-      headers: holding ? { 'Content-Type': 'application/json', Prefer: `wait=${hold.wait}` } : { 'Content-Type': 'application/json' },
-      body: JSON.stringify(
-        holding && hold.seen !== undefined ? { popup_verifier: verifier, popup_seen: hold.seen } : { popup_verifier: verifier },
-      ),
-      credentials: 'same-origin',
-      cache: 'no-store',
-      redirect: 'error',
-      referrerPolicy: 'no-referrer',
-      signal: controller.signal,
-    });
-  } catch {
-    if (signal.aborted) throw abandoned();
-    return interrupted ? 'interrupted' : undefined;
-  } finally {
-    clearInterval(watch);
-    removeEventListener('pagehide', stop);
-    signal.removeEventListener('abort', end);
-  }
+/** Closes the popup and throws why: the backend cannot answer (`problem`), or the start page could not bind. */
+async function giveUp(popup: Window | null, progress: PopupProgress, problem: string | undefined): Promise<never> {
+  // A popup closed while its first page loaded was seen to read as closed yet stay open on its
+  // start page (Chromium, the store down): that page is given a second to ask this one first.
+  for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  closePopup(popup);
+  if (problem !== undefined) throw new ItchOAuthError('service_unavailable', `${problem}; the login could not be collected`);
+  throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
 }
 
 /** The backend's refusal (4xx) as the error the login rejects with. */
