@@ -85,8 +85,8 @@ function createWake(store: Storage, mount: string): Wake {
   };
   const instance = driver.name === 'redis' || driver.name === DURABLE_OBJECT_DRIVER ? driver.getInstance?.() : undefined;
   const redis = driver.name === 'redis' ? (instance as RedisLike | undefined) : undefined;
-  const durable =
-    typeof (instance as Partial<DurableObjectWaits> | undefined)?.wait === 'function' ? (instance as DurableObjectWaits) : undefined;
+  const waits = driver.name === DURABLE_OBJECT_DRIVER ? (instance as Partial<DurableObjectWaits> | undefined) : undefined;
+  const durable = typeof waits?.wait === 'function' && typeof waits.mark === 'function' ? (waits as DurableObjectWaits) : undefined;
   const inProcess = driver.name === 'memory-lru' || driver.name === 'memory';
   const subscription = redis === undefined ? undefined : redisSubscription(redis, driver.options, fire);
   const kind: WakeKind = inProcess ? 'process' : subscription ? 'redis' : durable ? 'durable-object' : 'interval';
