@@ -12,6 +12,8 @@
  */
 import { createStorage, defineDriver, type Storage } from 'unstorage';
 import { DURABLE_OBJECT_DRIVER, type SetIfAbsent } from '../server/popup/set-if-absent.js';
+import type { DurableObjectWaits } from '../server/popup/wake.js';
+import { Waiters } from './waiters.js';
 
 /** The part of a Durable Object's storage the store uses (Cloudflare's `DurableObjectStorage`). */
 export interface DurableObjectStorageLike {
@@ -47,7 +49,10 @@ type Operation =
   | { op: 'setIfAbsent'; key: string; ttl: number }
   | { op: 'remove'; key: string }
   | { op: 'keys'; prefix: string }
-  | { op: 'clear'; prefix: string };
+  | { op: 'clear'; prefix: string }
+  // A held popup collection's wake-ups (see waiters.ts).
+  | { op: 'mark' }
+  | { op: 'wait'; keys: string[]; mark: string; ms: number };
 
 /** The store's keys: values under `v:`, the relay's set-if-absent claims under `c:`. */
 const VALUE = 'v:';
@@ -66,6 +71,7 @@ const CLAIM = 'c:';
  */
 export class ItchOAuthStore {
   readonly #storage: DurableObjectStorageLike;
+  readonly #waiters = new Waiters();
 
   constructor(state: DurableObjectStateLike, _env?: unknown) {
     this.#storage = state.storage;
@@ -87,7 +93,8 @@ export class ItchOAuthStore {
         return live(entry) ? entry!.value : null;
       }
       case 'set':
-        return this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        await this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        return this.#waiters.written(operation.key);
       case 'setIfAbsent': {
         // Exact: no other request reaches the object between this read and this write (a
         // Durable Object's input gate, https://blog.cloudflare.com/durable-objects-easy-fast-correct-choose-three/).
@@ -98,7 +105,7 @@ export class ItchOAuthStore {
       case 'remove':
         await storage.delete(VALUE + operation.key);
         await storage.delete(CLAIM + operation.key);
-        return null;
+        return this.#waiters.written(operation.key);
       case 'keys': {
         const entries = await storage.list<Entry>({ prefix: VALUE + operation.prefix });
         return [...entries].filter(([, entry]) => live(entry)).map(([key]) => key.slice(VALUE.length));
@@ -106,6 +113,10 @@ export class ItchOAuthStore {
       case 'clear':
         for (const key of (await storage.list({ prefix: VALUE + operation.prefix })).keys()) await storage.delete(key);
         return null;
+      case 'mark':
+        return this.#waiters.mark();
+      case 'wait':
+        return this.#waiters.wait(operation.keys, operation.mark, operation.ms);
     }
   }
 
@@ -147,17 +158,24 @@ export class ItchOAuthStore {
 export function durableObjectStore(namespace: DurableObjectNamespaceLike, options: { name?: string } = {}): Storage {
   if (typeof namespace?.idFromName !== 'function')
     throw new TypeError('durableObjectStore: pass the Durable Object binding of ItchOAuthStore, e.g. env.ITCH_OAUTH_STORE');
-  const call = async <T>(operation: Operation): Promise<T> => {
+  const call = async <T>(operation: Operation, signal?: AbortSignal): Promise<T> => {
     // A stub per call: one made while another request ran cannot be used in this one (workerd
     // ties I/O objects to the request that made them), and the Storage lives across requests.
     const stub = namespace.get(namespace.idFromName(options.name ?? 'itch-oauth') as never);
-    const answer = await stub.fetch('https://itch-oauth-store/', { method: 'POST', body: JSON.stringify(operation) });
+    const answer = await stub.fetch('https://itch-oauth-store/', {
+      method: 'POST',
+      body: JSON.stringify(operation),
+      signal: signal ?? null,
+    });
     if (!answer.ok) throw new Error(`ItchOAuthStore answered ${answer.status}`);
     return ((await answer.json()) as { result: T }).result;
   };
-  const setIfAbsent: SetIfAbsent = {
+  // The relay's atomic step, and the wake-ups of its held collections.
+  const setIfAbsent: SetIfAbsent & DurableObjectWaits = {
     set: (key, ttl) => call<boolean>({ op: 'setIfAbsent', key, ttl }),
     delete: (key) => call<null>({ op: 'remove', key }).then(() => undefined),
+    mark: () => call<string>({ op: 'mark' }),
+    wait: (keys, mark, ms, signal) => call<boolean>({ op: 'wait', keys: [...keys], mark, ms }, signal),
   };
   const driver = defineDriver(() => ({
     name: DURABLE_OBJECT_DRIVER, // by which the token handler finds its atomic set-if-absent

@@ -42,7 +42,7 @@ function post(body: unknown, headers: Record<string, string> = {}, url = `${APP}
     method: 'POST',
     body: JSON.stringify(body),
     headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin', ...headers },
-    signal,
+    signal: signal ?? null,
   });
 }
 
