@@ -1,9 +1,9 @@
 /*
  * One question of the opener to the backend for its popup's outcome, asked to be held (RFC 7240
  * `Prefer: wait=N`): a backend that holds answers when the login changes from what this page
- * read last (`popup_seen`) and says `Preference-Applied`; one that does not answers at once. A
- * backend whose CORS preflight refuses `Prefer` is asked without it; a held question that a proxy
- * cuts is asked again, for a shorter hold.
+ * read last (`popup_seen`) and says `Preference-Applied`; one that does not answers at once. After
+ * a failed question the backend is asked without `Prefer` (its CORS preflight may refuse it); a
+ * held question that a proxy cuts is asked again.
  * @see https://www.rfc-editor.org/rfc/rfc7240#section-4.3
  */
 import { ItchOAuthError } from './errors.js';
@@ -15,7 +15,7 @@ import { ItchOAuthError } from './errors.js';
 export const HOLD_S = 25;
 /**
  * A held question that fails (network, 5xx) after this long was cut by a proxy, not refused: it
- * is asked again at once, for a shorter hold, and counts as no failure.
+ * is asked again at once, and counts as no failure.
  */
 const CUT_AFTER_MS = 1000;
 /** While a question is held, how often this page looks at its popup and its deadlines. */
@@ -42,21 +42,13 @@ export async function question(
   interrupt: () => boolean,
 ): Promise<Response | undefined | 'again'> {
   const asked = Date.now();
-  let answer = await ask(backend, verifier, signal, hold, interrupt);
-  const held = !hold.refused && Date.now() - asked >= CUT_AFTER_MS;
-  if (answer === undefined && !held && !hold.refused) {
-    // Refused before it was held: a backend that does not allow `Prefer` across origins (its
-    // CORS preflight) is asked as before, from now on.
-    hold.refused = true;
-    answer = await ask(backend, verifier, signal, hold, interrupt);
-    if (answer === undefined) hold.refused = false;
-  }
-  if (answer === 'interrupted') return 'again';
-  if ((answer === undefined || answer.status >= 500) && held) {
-    // Cut by a proxy while held: asked again at once, for a shorter hold.
-    hold.wait = Math.max(1, Math.min(hold.wait, Math.floor((Date.now() - asked) / 1000) - 1));
+  const answer = await ask(backend, verifier, signal, hold, interrupt);
+  // Cut by a proxy while held (a failure after a while): asked again at once, no failure.
+  if (answer === 'interrupted' || ((answer === undefined || answer.status >= 500) && !hold.refused && Date.now() - asked >= CUT_AFTER_MS))
     return 'again';
-  }
+  // Refused at once: maybe a backend whose CORS preflight does not allow `Prefer`, which is asked
+  // as before from now on.
+  if (answer === undefined) hold.refused = true;
   return answer;
 }
 
@@ -66,13 +58,13 @@ export interface Hold {
   wait: number;
   /** The flags of the last pending answer, once the backend held a question (`popup_seen`). */
   seen: string | undefined;
-  /** The backend cannot be asked to hold (its CORS preflight refuses `Prefer`). */
+  /** The backend is no longer asked to hold (a question failed: its CORS preflight may refuse `Prefer`). */
   refused: boolean;
 }
 
 /**
  * One question to the backend: its answer, `undefined` when it could not be asked, or
- * `'interrupted'` when `interrupt()` turned true, or the page was hidden, while it was held.
+ * `'interrupted'` when `interrupt()` turned true while it was held.
  */
 async function ask(
   backend: URL,
@@ -89,8 +81,6 @@ async function ask(
   };
   const end = () => controller.abort();
   signal.addEventListener('abort', end);
-  // A page that leaves (or goes into the back-forward cache) leaves nothing held on the server.
-  addEventListener('pagehide', stop);
   const watch = setInterval(() => interrupt() && stop(), WATCH_MS);
   const holding = !hold.refused;
   try {
@@ -111,7 +101,6 @@ async function ask(
     return interrupted ? 'interrupted' : undefined;
   } finally {
     clearInterval(watch);
-    removeEventListener('pagehide', stop);
     signal.removeEventListener('abort', end);
   }
 }
