@@ -84,6 +84,8 @@ export function heldCollections(wake: Wake) {
             return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
           }
           await armed.woken(left);
+          // A client gone (or a proxy that cut the request) is answered nothing: its login stays for its next question.
+          if (request.signal.aborted) return answer;
         }
       } finally {
         armed.disarm();
