@@ -12,6 +12,9 @@ import { measureWorker } from './worker-bundle.mjs';
 
 const inHeader = (file) => file.split('/').pop().length + 1;
 
+/** What the popup collection held until the login changes (`Prefer: wait`) costs each file with login(). */
+const HELD_COLLECTION = 384;
+
 const budgets = [
   // A hand-written minimal implicit-flow callback is about 600 bytes; ours also checks the state's
   // age, refuses malformed responses, retries and hands a clean document the outcome; and it
@@ -28,10 +31,12 @@ const budgets = [
   // which the elements and login()'s dialogs are written with (about 5 KB of each file). The
   // capture part runs before Lit is evaluated: it is first in the file. (The Lit elements alone
   // fit 15 KiB; meeting it again means moving gameSession() and login() to a file of their own.)
-  ['dist/itch-oauth.iife.js', 16.5 * 1024 - inHeader('itch-oauth.iife.js')],
+  // + 384 B: the held popup collection (the opener's held question, broken off when its popup
+  // closes or a deadline passes; measured 16,822 → 17,203 B and 13,934 → 14,314 B for the button's).
+  ['dist/itch-oauth.iife.js', 16.5 * 1024 + HELD_COLLECTION - inHeader('itch-oauth.iife.js')],
   // The button, login() and gameSession(), with Lit, for a framed game's page: no capture, no
   // callback element. (The Lit button alone fits 13 KiB; without gameSession() the file is 13.1 KB.)
-  ['dist/itch-oauth-button.iife.js', 13.75 * 1024 - inHeader('itch-oauth-button.iife.js')],
+  ['dist/itch-oauth-button.iife.js', 13.75 * 1024 + HELD_COLLECTION - inHeader('itch-oauth-button.iife.js')],
   // ItchOAuth.bridge for game engines (string options in, a JSON string to a named callback out,
   // cancel by id), in a file of its own so that pages with the button do not pay for it. 640 B
   // until it carried the game session too (login with `renew`, `restore`, `fetch`: 190 B), so that

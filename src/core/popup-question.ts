@@ -86,10 +86,9 @@ async function ask(
   try {
     return await fetch(backend, {
       method: 'POST',
-      headers: holding ? { 'Content-Type': 'application/json', Prefer: `wait=${hold.wait}` } : { 'Content-Type': 'application/json' },
-      body: JSON.stringify(
-        holding && hold.seen !== undefined ? { popup_verifier: verifier, popup_seen: hold.seen } : { popup_verifier: verifier },
-      ),
+      headers: { 'Content-Type': 'application/json', ...(holding && { Prefer: `wait=${hold.wait}` }) },
+      // (JSON leaves out a field that is undefined: no popup_seen until the backend held.)
+      body: JSON.stringify({ popup_verifier: verifier, popup_seen: holding ? hold.seen : undefined }),
       credentials: 'same-origin',
       cache: 'no-store',
       redirect: 'error',

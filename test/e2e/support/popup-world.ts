@@ -271,7 +271,10 @@ document.getElementById('go').onclick = () => ItchOAuth.login({ clientId: '${cli
     const proxy = new AbortController();
     if (options.cutAfterMs !== undefined) request = new Request(request, { signal: AbortSignal.any([request.signal, proxy.signal]) });
     const collection = body.includes('"popup_verifier"');
-    if (collection) (world.collections.push(Date.now()), world.holding++);
+    if (collection) {
+      world.collections.push(Date.now());
+      world.holding++;
+    }
     let cut: ReturnType<typeof setTimeout> | undefined;
     const answered = tokenHandler(request).finally(() => collection && world.holding--);
     let response =
@@ -281,11 +284,17 @@ document.getElementById('go').onclick = () => ItchOAuth.login({ clientId: '${cli
             answered,
             new Promise<Response>(
               (resolve) =>
-                (cut = setTimeout(() => (proxy.abort(), resolve(new Response('cut by the proxy', { status: 504 }))), options.cutAfterMs)),
+                (cut = setTimeout(() => {
+                  proxy.abort();
+                  resolve(new Response('cut by the proxy', { status: 504 }));
+                }, options.cutAfterMs)),
             ),
           ]);
     clearTimeout(cut);
-    if (body.includes('"state"')) (deposits.push(response.status), world.depositedAt.push(Date.now()));
+    if (body.includes('"state"')) {
+      deposits.push(response.status);
+      world.depositedAt.push(Date.now());
+    }
     if (options.oldServer) {
       const headers = new Headers(response.headers);
       headers.delete('preference-applied');
