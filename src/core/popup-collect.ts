@@ -9,6 +9,7 @@
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { abandoned, HOLD_S, question, seenOf, type Hold } from './popup-question.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
+import { problems } from '../i18n/locales/en.js';
 
 /** How often the opener asks a backend that does not hold its questions. */
 const POLL_MS = 1000;
@@ -181,13 +182,10 @@ function timeLimit(opened: number, closedAt: number | undefined, waitUntil: numb
 
 /** Closes the popup and throws why: the backend cannot answer (`problem`), or the start page could not bind. */
 async function giveUp(popup: Window | null, progress: PopupProgress, problem: string | undefined): Promise<never> {
-  // A popup closed while its first page loaded was seen to read as closed yet stay open on its
-  // start page (Chromium, the store down): that page is given a second to ask this one first.
-  for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  closePopup(popup);
+  await closeOnceAsked(popup, progress);
   if (problem !== undefined) throw new ItchOAuthError('service_unavailable', `${problem}; the login could not be collected`);
-  throw new ItchOAuthError(progress.failed!, "the browser refuses the cookies the login needs (said by the popup's start page)");
+  // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
+  throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
 }
 
 /** The backend's refusal (4xx) as the error the login rejects with. */
@@ -196,6 +194,17 @@ function refusal(status: number, body: unknown): ItchOAuthError {
   const why = Array.isArray(errors) ? errors.join('; ') : `HTTP ${status}`;
   // The token endpoint may name an error code (`not_owner`, `popup_unverified`, …).
   return new ItchOAuthError(isErrorCode(code) ? code : 'backend_rejected', `the backend refused the login: ${why}`);
+}
+
+/**
+ * Closes the popup once its start page has asked this page to confirm the state, or after a
+ * second: a popup closed while its first page loaded was seen to read as closed yet stay open on
+ * that page (Chromium: the store down, a login cancelled at once).
+ */
+export async function closeOnceAsked(popup: Window | null, progress: PopupProgress): Promise<void> {
+  for (let wait = 20; wait-- && progress.confirmedAt === undefined && popup?.closed === false;)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  closePopup(popup);
 }
 
 /** Closes the popup if this page can still reach it. */

@@ -1,5 +1,5 @@
 // The Durable Object's waiters, in Node: the object's class behind a namespace stand-in that hands
-// every stub's fetch to the one object (as Cloudflare routes every Worker's stub to it), and two
+// every stub's fetch to the object of its name (as Cloudflare routes every Worker's stub), and two
 // token handlers on durableObjectStore() over it: the deposit through one wakes the collection
 // held by the other through a wait the object holds. (test/cloudflare/store.test.ts runs the
 // object in workerd.)
@@ -12,6 +12,7 @@ import { MAX_WAITERS, Waiters } from '../../src/cloudflare/waiters.js';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { createTokenHandler } from '../../src/server/index.js';
 import { wakeOf } from '../../src/server/popup/wake.js';
+import { MemoryStorage } from './support/durable-objects.js';
 
 const APP = 'http://127.0.0.1:5173';
 let emulator: RunningEmulator;
@@ -20,29 +21,31 @@ before(async () => {
 });
 after(() => emulator.close());
 
-/** One ItchOAuthStore on a Map, reached through a namespace stand-in. */
+/**
+ * ItchOAuthStore objects, one per name, reached through a namespace stand-in. (Unlike
+ * ./support/durable-objects.ts it lets a request that waits on no storage run beside others, as
+ * the input gate does: a held wait must not hold up the deposit that ends it.)
+ */
 function namespace(): { namespace: DurableObjectNamespaceLike; requests: () => number } {
-  const entries = new Map<string, unknown>();
-  let alarm: number | null = null;
+  const objects = new Map<string, ItchOAuthStore>();
   let requests = 0;
-  const object = new ItchOAuthStore({
-    storage: {
-      get: async <T>(key: string) => entries.get(key) as T | undefined,
-      put: async (key, value) => void entries.set(key, value),
-      delete: async (key) => entries.delete(key),
-      list: async <T>(options?: { prefix?: string }) =>
-        new Map([...entries].filter(([key]) => key.startsWith(options?.prefix ?? ''))) as Map<string, T>,
-      getAlarm: async () => alarm,
-      setAlarm: async (time) => void (alarm = time),
-    },
-  });
-  const stub = {
-    fetch: (input: string, init?: RequestInit) => {
-      requests++;
-      return object.fetch(new Request(input, init));
-    },
+  const objectOf = (name: string) => {
+    let object = objects.get(name);
+    if (object === undefined) objects.set(name, (object = new ItchOAuthStore({ storage: new MemoryStorage() })));
+    return object;
   };
-  return { namespace: { idFromName: (name) => name, get: () => stub }, requests: () => requests };
+  return {
+    namespace: {
+      idFromName: (name) => name,
+      get: (id: never) => ({
+        fetch: (input: string, init?: RequestInit) => {
+          requests++;
+          return objectOf(id as string).fetch(new Request(input, init));
+        },
+      }),
+    },
+    requests: () => requests,
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

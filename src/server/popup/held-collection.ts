@@ -49,6 +49,13 @@ async function flagsOf(answer: Response): Promise<string | undefined> {
   return body?.['pending'] === true ? FLAGS.filter((flag) => body[flag] === true).join(',') : undefined;
 }
 
+/** `answer`, saying the wait it applied (RFC 7240 section 3). */
+function applied(answer: Response, wait: number): Response {
+  const headers = new Headers(answer.headers);
+  headers.set('Preference-Applied', `wait=${wait}`);
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+}
+
 /** The normalized form of what an opener says it knows (order and unknown names do not matter). */
 function normalized(seen: string): string {
   const known = new Set(seen.split(','));
@@ -78,14 +85,11 @@ export function heldCollections(wake: Wake) {
         for (;;) {
           const answer = await collectOnce();
           const left = deadline - Date.now();
-          if ((await flagsOf(answer)) !== known || left <= 0 || request.signal.aborted) {
-            const headers = new Headers(answer.headers);
-            headers.set('Preference-Applied', `wait=${wait}`);
-            return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
-          }
+          // A client gone (or a proxy that cut the request) is not read again after a wake-up:
+          // the login it would take stays for its next question.
+          if ((await flagsOf(answer)) !== known || left <= 0 || request.signal.aborted) return applied(answer, wait);
           await armed.woken(left);
-          // A client gone (or a proxy that cut the request) is answered nothing: its login stays for its next question.
-          if (request.signal.aborted) return answer;
+          if (request.signal.aborted) return applied(answer, wait);
         }
       } finally {
         armed.disarm();

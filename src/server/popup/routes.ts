@@ -230,9 +230,10 @@ async function deposit(routes: Routes, request: Request, own: string, token: str
     if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
   }
   if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
-  if ((await relay.login(state)) !== undefined) return errorResponse(409, 'this popup login already has an outcome');
+  const read = await relay.outcome(state);
+  if (read.login !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
-  await relay.note(state, { delivering: true });
+  await relay.note(state, { delivering: true }, read);
   const verified = await options.verify(token);
   if (verified instanceof Response) {
     // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
@@ -270,7 +271,8 @@ async function collect(routes: Routes, request: Request, verifier: string, seen:
 async function collectOnce(routes: Routes, request: Request, origin: string, state: string): Promise<Response> {
   const { options } = routes;
   const { relay } = options;
-  const login = await relay.login(state);
+  // One read for both: a verifier nobody bound costs the store one request.
+  const { login, notice } = await relay.outcome(state);
   if (login !== undefined) {
     if (login.startedFrom !== null && origin !== login.startedFrom) {
       return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
@@ -278,7 +280,6 @@ async function collectOnce(routes: Routes, request: Request, origin: string, sta
     if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
     return options.logIn(login, request);
   }
-  const notice = await relay.notice(state);
   if (notice?.refusal !== undefined) {
     await relay.forget(state);
     // Told to onError already, when it was made: handed on here, not told twice.

@@ -59,12 +59,12 @@ interface RedisSubscriber {
 }
 
 /**
- * What the Durable Object's driver offers besides its set-if-absent: `mark()` names the object's
- * moment now; `wait(keys, mark, ms)` resolves once one of `keys` was written after `mark` (at
+ * What the Durable Object's driver offers besides its set-if-absent: `mark(keys)` names the
+ * moment now of the objects that hold `keys`; `wait(keys, mark, ms)` resolves once one of `keys` was written after `mark` (at
  * once if it was already), after `ms`, or `false` when the object holds too many waiters.
  */
 export interface DurableObjectWaits {
-  mark(): Promise<string>;
+  mark(keys: readonly string[]): Promise<string>;
   wait(keys: readonly string[], mark: string, ms: number, signal: AbortSignal): Promise<boolean>;
 }
 
@@ -107,7 +107,7 @@ function createWake(store: Storage, mount: string): Wake {
       const waiters = local.get(state) ?? new Set();
       local.set(state, waiters.add(waiter));
       subscription?.acquire();
-      let mark = durable?.mark().catch(() => undefined);
+      let mark = durable?.mark(keys).catch(() => undefined);
       const ended = new AbortController();
       const disarm = () => {
         if (ended.signal.aborted) return;
@@ -150,7 +150,7 @@ function createWake(store: Storage, mount: string): Wake {
               );
           });
           fired = false;
-          if (remote !== undefined && !signal.aborted) mark = durable!.mark().catch(() => undefined);
+          if (remote !== undefined && !signal.aborted) mark = durable!.mark(keys).catch(() => undefined);
         },
       };
     },

@@ -28,6 +28,10 @@ export interface PopupWorldOptions {
   isolated?: boolean;
   /** Attributes of the callback page's `<itch-oauth-callback>` (e.g. `store-url="…"`). */
   callbackAttributes?: string;
+  /** The script-tag file the framed game loads (default the full one, `itch-oauth.iife.js`). */
+  gameScript?: 'itch-oauth.iife.js' | 'itch-oauth-button.iife.js';
+  /** The `lang` of the framed game's page (default `en`). */
+  gameLang?: string;
   /** More options of the token handler (e.g. `popup: { severedOpener: 'confirm' }`). */
   handler?: Partial<TokenHandlerOptions>;
   /**
@@ -80,10 +84,10 @@ async function listen(server: Server, host: string, name = host): Promise<string
 }
 
 /** A page that opens the popup: the full script-tag file, the button, the probe, and its events in `window.events`. */
-function openerPage(kind: string, button: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${kind}</title>
+function openerPage(kind: string, button: string, script = 'itch-oauth.iife.js', lang = 'en'): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${kind}</title>
 <script>${probe.replace("'KIND'", JSON.stringify(kind))}</script>
-<script src="/dist/itch-oauth.iife.js"></script></head><body>
+<script src="/dist/${script}"></script></head><body>
 <h1>${kind}</h1>${button}<output id="result"></output>
 <script>
 window.events = [];
@@ -172,7 +176,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
         res,
         200,
         'text/html',
-        openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`),
+        openerPage('game', `<itch-login-button ${world.buttonAttributes}></itch-login-button>`, options.gameScript, options.gameLang),
         isolation,
       );
     }
