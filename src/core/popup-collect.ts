@@ -100,7 +100,7 @@ export async function collect(
     }
     const severedNow = isSevered();
     // A held question may take long: the caller learns now whether to offer to cancel.
-    if (hold.seen !== undefined) hooks.waiting?.(severedNow);
+    hooks.waiting?.(severedNow);
     // What ends a held question early: the popup closing, its start page failing, a deadline.
     const deadline = Math.min(arrived ? Infinity : opened + ARRIVAL_WAIT_MS, timeLimit(opened, closedAt, waitUntil, severedNow));
     const wasClosed = closedAt !== undefined;

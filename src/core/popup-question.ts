@@ -14,10 +14,13 @@ import { ItchOAuthError } from './errors.js';
  */
 export const HOLD_S = 25;
 /**
- * A held question that fails (network, 5xx) after this long was cut by a proxy, not refused: it
- * is asked again at once, and counts as no failure.
+ * A held question that fails (network, a gateway's 502, 504 or 524) after this long was cut by a
+ * proxy: it is asked again at once, and counts as no failure. (The backend's own 503, the store
+ * down, is a failure however long it took.)
  */
 const CUT_AFTER_MS = 1000;
+/** No answer, or a gateway's (502, 504, Cloudflare's 524): what a proxy that cuts a request answers. */
+const GATEWAY = /^(undefined|502|504|524)$/;
 /** While a question is held, how often this page looks at its popup and its deadlines. */
 const WATCH_MS = 50;
 /** The flags of a pending answer, as a held question tells them back (`popup_seen`). */
@@ -44,7 +47,7 @@ export async function question(
   const asked = Date.now();
   const answer = await ask(backend, verifier, signal, hold, interrupt);
   // Cut by a proxy while held (a failure after a while): asked again at once, no failure.
-  if (answer === 'interrupted' || ((answer === undefined || answer.status >= 500) && !hold.refused && Date.now() - asked >= CUT_AFTER_MS))
+  if (answer === 'interrupted' || (GATEWAY.test(String(answer?.status)) && !hold.refused && Date.now() - asked >= CUT_AFTER_MS))
     return 'again';
   // Refused at once: maybe a backend whose CORS preflight does not allow `Prefer`, which is asked
   // as before from now on.
