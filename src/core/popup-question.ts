@@ -82,8 +82,8 @@ async function ask(
     interrupted = true;
     controller.abort();
   };
-  const end = () => controller.abort();
-  signal.addEventListener('abort', end);
+  // Kept after the answer came: its body, read after this returns, ends with the login too.
+  signal.addEventListener('abort', () => controller.abort(), { once: true });
   const watch = setInterval(() => interrupt() && stop(), WATCH_MS);
   const holding = !hold.refused;
   try {
@@ -103,6 +103,5 @@ async function ask(
     return interrupted ? 'interrupted' : undefined;
   } finally {
     clearInterval(watch);
-    signal.removeEventListener('abort', end);
   }
 }
