@@ -27,6 +27,7 @@
 //   `--wait` seconds on the consent page, once per side, scaled to a minute.
 // Clocks: the page's performance.timeOrigin + now() and Node's Date.now() are both the system's
 // wall clock on one machine.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
@@ -184,3 +185,19 @@ try {
   for (const side of sides) await side.world.close();
 }
 process.stdout.write(`${lines.join('\n')}\n`);
+
+// Into bench/results.md, its own section (which `npm run bench` keeps).
+const results = path.join(import.meta.dirname, 'results.md');
+const section = [
+  '<!-- popup-timing -->',
+  `### Popup timing (bench/popup-timing.ts, ${new Date().toISOString().slice(0, 10)}: framed game, consent page severing the popup)`,
+  '',
+  `old: ${sides[0]!.root}; new: ${sides[1]!.root}. "poll" is the approval → game figure: from the backend's answer to the deposit to the game's \`itch-login-success\`.`,
+  '',
+  ...lines,
+  '<!-- /popup-timing -->',
+  '',
+].join('\n');
+const before = existsSync(results) ? readFileSync(results, 'utf8') : '';
+const marked = /<!-- popup-timing -->[\s\S]*<!-- \/popup-timing -->\n/;
+writeFileSync(results, marked.test(before) ? before.replace(marked, section) : `${before.trimEnd()}\n\n${section}`);

@@ -8,7 +8,7 @@
 // (BENCH_SECONDS each, default 2), beside a Map lookup.
 // Progress goes to stderr, the table to stdout.
 import { execSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buttonRun, callbackRun, launch, type ButtonRun, type CallbackRun } from './browser.js';
@@ -182,7 +182,11 @@ lines.push(
 const table = lines.join('\n');
 const results = fileURLToPath(new URL('./results.md', import.meta.url));
 const intro = '# Benchmarks\n\nWritten by `npm run bench` (bench/run.ts); see the README for how to read it.\n\n';
-writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}`);
+// The popup timing (bench/popup-timing.ts, run on its own: it takes minutes) keeps its section.
+const kept = existsSync(results)
+  ? (/<!-- popup-timing -->[\s\S]*<!-- \/popup-timing -->\n/.exec(readFileSync(results, 'utf8'))?.[0] ?? '')
+  : '';
+writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}${kept ? `\n${kept}` : ''}`);
 process.stdout.write(`${table}\n`);
 log(`done in ${Math.round((Date.now() - started) / 1000)} s; written to bench/results.md`);
 if (problems.length) {
