@@ -92,19 +92,24 @@ export async function collect(
   const isSevered = () =>
     popup === null ||
     (closedAt !== undefined && progress.leftAt !== undefined && (progress.severs ?? closedAt - progress.leftAt < SEVERED_WITHIN_MS));
-  for (;;) {
+  /** Notes when the popup reads as closed, and tells the caller whether to offer to cancel. */
+  const watch = () => {
     if (closedAt === undefined && popup?.closed) {
       closedAt = Date.now();
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
+      hooks.waiting?.(isSevered());
     }
-    const severedNow = isSevered();
-    // A held question may take long: the caller learns now whether to offer to cancel.
-    hooks.waiting?.(severedNow);
-    // What ends a held question early: the popup closing, its start page failing, a deadline.
-    const deadline = Math.min(arrived ? Infinity : opened + ARRIVAL_WAIT_MS, timeLimit(opened, closedAt, waitUntil, severedNow));
-    const wasClosed = closedAt !== undefined;
-    const interrupt = () => (!wasClosed && popup?.closed === true) || progress.failed !== undefined || Date.now() >= deadline;
+  };
+  // What ends a held question early: the start page failing, a deadline (the popup not arriving,
+  // a closed popup's grace). Not the popup closing: its outcome may be on the way in that answer.
+  const interrupt = () => {
+    watch();
+    const limit = Math.min(arrived ? Infinity : opened + ARRIVAL_WAIT_MS, timeLimit(opened, closedAt, waitUntil, isSevered()));
+    return progress.failed !== undefined || Date.now() >= limit;
+  };
+  for (;;) {
+    watch();
     const answer = await question(backend, verifier, signal, hold, interrupt);
     let holds = false;
     let pending: Pending | null = null;
@@ -116,11 +121,10 @@ export async function collect(
       pending = answer?.status === 202 ? (body as Pending | null) : null;
       holds = answer?.headers.get('preference-applied') != null;
       if (answer === undefined || answer.status >= 500) {
-        failures++;
-        lastProblem = answer === undefined ? 'the backend could not be reached' : `the backend answered HTTP ${answer.status}`;
         // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
         // before the player approves on itch.io a login that could not be collected.
-        if (answer?.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
+        failures = answer?.status == 503 && progress.leftAt === undefined ? MAX_FAILURES : failures + 1;
+        lastProblem = answer === undefined ? 'the backend could not be reached' : `the backend answered HTTP ${answer.status}`;
       } else if (pending?.pending === true) {
         failures = 0;
         // What this page read last, told to a backend that holds, which answers when it changes.
@@ -148,13 +152,8 @@ export async function collect(
     if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
     const severed = isSevered();
     hooks.waiting?.(severed);
-    if (now > timeLimit(opened, closedAt, waitUntil, severed)) {
-      if (closedAt !== undefined && !severed && now > waitUntil)
-        throw unavailable
-          ? new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed')
-          : new ItchOAuthError('popup_closed', 'the itch.io window was closed');
-      throw new ItchOAuthError('popup_closed', 'no login arrived in time');
-    }
+    if (now > timeLimit(opened, closedAt, waitUntil, severed))
+      throw timeUp(closedAt !== undefined && !severed && now > waitUntil, unavailable);
     // A backend that held the question is asked again at once, as is one interrupted or cut.
     if ((holds && pending !== null) || answer === 'again') continue;
     // Wait for the next poll, waking up early when the popup closes.
@@ -178,6 +177,14 @@ interface Pending {
 function timeLimit(opened: number, closedAt: number | undefined, waitUntil: number, severed: boolean): number {
   if (closedAt !== undefined && !severed) return Math.min(waitUntil, opened + STATE_LIFETIME_MS);
   return opened + (severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS);
+}
+
+/** Why a login is given up when its time is up: its popup closed (in an outage of itch.io, or not), or nothing came. */
+function timeUp(closed: boolean, unavailable: boolean): ItchOAuthError {
+  if (!closed) return new ItchOAuthError('popup_closed', 'no login arrived in time');
+  return unavailable
+    ? new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed')
+    : new ItchOAuthError('popup_closed', 'the itch.io window was closed');
 }
 
 /** Closes the popup and throws why: the backend cannot answer (`problem`), or the start page could not bind. */
