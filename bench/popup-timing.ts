@@ -52,6 +52,7 @@ const log = (message: string) => process.stderr.write(`[popup-timing] ${message}
 interface Side {
   name: 'old' | 'new';
   root: string;
+  note?: string;
   world: PopupWorld;
 }
 interface Run {
@@ -66,7 +67,7 @@ async function startSide(name: Side['name'], root: string, oldServer = false): P
     path.join(path.resolve(root), 'test/e2e/support/popup-world.ts')
   )) as typeof import('../test/e2e/support/popup-world.js');
   const world = await startPopupWorld({ coop: true, oldServer });
-  return { name, root: oldServer ? `${root} (server without holding)` : root, world };
+  return { name, root, world, ...(oldServer && { note: ' (its token endpoint as a server without holding)' }) };
 }
 
 /** One login in the framed game of `side`, in a fresh session, the player waiting `waitMs` on the consent page: its times, and the collections during the wait. */
@@ -192,7 +193,7 @@ const section = [
   '<!-- popup-timing -->',
   `### Popup timing (bench/popup-timing.ts, ${new Date().toISOString().slice(0, 10)}: framed game, consent page severing the popup)`,
   '',
-  `old: ${sides[0]!.root}; new: ${sides[1]!.root}. "poll" is the approval → game figure: from the backend's answer to the deposit to the game's \`itch-login-success\`.`,
+  `old: ${path.relative(process.cwd(), sides[0]!.root) || '.'}${sides[0]!.note ?? ''}; new: ${path.relative(process.cwd(), sides[1]!.root) || '.'}. "poll" is the approval → game figure: from the backend's answer to the deposit to the game's \`itch-login-success\`.`,
   '',
   ...lines,
   '<!-- /popup-timing -->',
