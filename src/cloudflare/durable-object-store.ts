@@ -55,7 +55,12 @@ export function durableObjectStore(namespace: DurableObjectNamespaceLike, option
   };
   const driver = defineDriver(() => ({
     name: DURABLE_OBJECT_DRIVER, // by which the token handler finds its atomic set-if-absent and its held collections' waits
-    getInstance: () => ({ ...setIfAbsent, ...durableObjectWaits(call) }),
+    // …and the rate limits their atomic count (one request per count, on the key's object).
+    getInstance: () => ({
+      ...setIfAbsent,
+      ...durableObjectWaits(call),
+      increment: (key: string, by: number, until: number) => onKey<number>({ op: 'increment', key, by, until }),
+    }),
     hasItem: async (key: string) => (await onKey({ op: 'get', key })) !== null,
     getItem: (key: string) => onKey({ op: 'get', key }),
     getItems,

@@ -11,7 +11,7 @@
  * @see https://developers.cloudflare.com/durable-objects/
  * @see https://developers.cloudflare.com/kv/concepts/how-kv-works/
  */
-import { deleteExpired, putExpiring } from './expiry-index.js';
+import { deleteExpired, putExpiring, putUntil } from './expiry-index.js';
 import { Waiters } from './waiters.js';
 import { BATCH, type DurableObjectStateLike, type DurableObjectStorageLike, type Entry, type Operation } from './operations.js';
 
@@ -77,6 +77,20 @@ export class ItchOAuthStore {
         if (live(await storage.get<Entry>(CLAIM + operation.key))) return false;
         await this.#put(CLAIM + operation.key, true, operation.ttl);
         return true;
+      }
+      case 'increment': {
+        // Atomic for the same reason: the rate limits' counts, shared by every Worker instance.
+        const entry = await storage.get<Entry>(VALUE + operation.key);
+        const had = live(entry) && typeof entry!.value === 'number' ? (entry!.value as number) : undefined;
+        if (operation.by < 0 && had === undefined) return 0;
+        const count = Math.max(0, (had ?? 0) + operation.by);
+        await putUntil(
+          storage,
+          VALUE + operation.key,
+          count,
+          had === undefined ? Math.ceil(operation.until) : (entry!.expires ?? Math.ceil(operation.until)),
+        );
+        return count;
       }
       case 'remove':
         await storage.delete([VALUE + operation.key, CLAIM + operation.key]);

@@ -326,6 +326,22 @@ describe('startLogin in popup mode', () => {
     }
   });
 
+  it("rejects with service_unavailable when the backend's rate limit refuses the collection (429)", async () => {
+    // The token handler's answer over a per-client limit, as createTokenHandler sends it.
+    const stub = stubWindow(fakePopup, () =>
+      Response.json(
+        { errors: ['too many requests from this address: try again in 42 s'], code: 'service_unavailable' },
+        { status: 429, headers: { 'Retry-After': '42' } },
+      ),
+    );
+    try {
+      const error = await startLogin(OPTIONS).result.catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'service_unavailable');
+    } finally {
+      stub.restore();
+    }
+  });
+
   it('reports a blocked popup to the hook, and goes on in redirect mode when the hook says so', async () => {
     const navigated: string[] = [];
     const stub = stubWindow(

@@ -52,7 +52,8 @@ export interface PopupRoutesOptions {
   /** The application's client id and redirect URI, when the site gave them: the start page starts no other. */
   clientId: string | undefined;
   redirectUri: string | undefined;
-  verify(token: string): Promise<Verified>;
+  /** Checks a deposit's token (the request is the deposit's, whose rate limit its check counts against). */
+  verify(token: string, request: Request): Promise<Verified>;
   logIn(login: PopupLogin, request: Request): Promise<Response>;
 }
 
@@ -234,7 +235,7 @@ async function deposit(routes: Routes, request: Request, own: string, token: str
   if (read.login !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
   await relay.note(state, { delivering: true }, read);
-  const verified = await options.verify(token);
+  const verified = await options.verify(token, request);
   if (verified instanceof Response) {
     // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
     if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
