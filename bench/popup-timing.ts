@@ -193,7 +193,7 @@ const section = [
   '<!-- popup-timing -->',
   `### Popup timing (bench/popup-timing.ts, ${new Date().toISOString().slice(0, 10)}: framed game, consent page severing the popup)`,
   '',
-  `old: ${path.relative(process.cwd(), sides[0]!.root) || '.'}${sides[0]!.note ?? ''}; new: ${path.relative(process.cwd(), sides[1]!.root) || '.'}. "poll" is the approval → game figure: from the backend's answer to the deposit to the game's \`itch-login-success\`.`,
+  `old: ${path.relative(process.cwd(), sides[0]!.root) || 'this checkout'}${sides[0]!.note ?? ''}; new: ${path.relative(process.cwd(), sides[1]!.root) || 'this checkout'}. "poll" is the approval → game figure: from the backend's answer to the deposit to the game's \`itch-login-success\`.`,
   '',
   ...lines,
   '<!-- /popup-timing -->',
