@@ -36,9 +36,13 @@ export async function putExpiring(storage: DurableObjectStorageLike, key: string
   // A whole millisecond, the index key's own: an entry that expired later than its index key
   // says would be left behind by the wake that takes the key.
   const expires = ttl === undefined || !(ttl > 0) ? null : Math.ceil(Date.now() + ttl * 1000);
-  const entry: Entry = { value, expires };
-  if (expires === null) return storage.put<Entry>(key, entry);
-  await storage.put<Entry | 1>({ [key]: entry, [indexKey(expires, key)]: 1 });
+  if (expires === null) return storage.put<Entry>(key, { value, expires });
+  await putUntil(storage, key, value, expires);
+}
+
+/** Puts `value` under `key` until `expires` (a whole millisecond since the epoch), with its index key. */
+export async function putUntil(storage: DurableObjectStorageLike, key: string, value: unknown, expires: number): Promise<void> {
+  await storage.put<Entry | 1>({ [key]: { value, expires } satisfies Entry, [indexKey(expires, key)]: 1 });
   const alarm = await storage.getAlarm();
   if (alarm === null || alarm > expires) await storage.setAlarm(expires);
 }

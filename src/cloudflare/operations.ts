@@ -45,9 +45,14 @@ export type Operation =
   | { op: 'getMany'; keys: string[] }
   | { op: 'set'; key: string; value: unknown; ttl?: number | undefined }
   | { op: 'setIfAbsent'; key: string; ttl: number }
+  /** Adds `by` to a count that lasts until `until` (ms since the epoch), and answers it; a negative `by` never starts one. */
+  | { op: 'increment'; key: string; by: number; until: number }
   | { op: 'remove'; key: string }
   | { op: 'keys'; prefix: string }
-  | { op: 'clear'; prefix: string };
+  | { op: 'clear'; prefix: string }
+  // A held popup collection's wake-ups (see waiters.ts).
+  | { op: 'mark' }
+  | { op: 'wait'; keys: string[]; mark: string; ms: number };
 
 /** Storage's batch limit: `get`, `put` and `delete` take at most 128 keys at once. */
 export const BATCH = 128;

@@ -41,7 +41,8 @@ export interface Sessions {
   /**
    * POST (or DELETE): 204, removing the cookie; with `store`, revokes the session of the cookie
    * or of the game token (`Authorization: Bearer`) everywhere. A cross-site request is refused
-   * (403), another method too (405).
+   * (403), another method too (405). When the `store` fails: 503 with `Retry-After`, the cookie
+   * kept (the session was not revoked).
    */
   logout(request: Request): Promise<Response>;
   /** The public keys that verify game tokens, of every secret: serve them as JSON (`Response.json(await sessions.jwks())`). */
@@ -49,12 +50,14 @@ export interface Sessions {
   /**
    * For a valid game token in `Authorization: Bearer`: 200 `{ gameToken }`, a new one that expires
    * `gameTokenMaxAge` from now but never later than `maxAge` after the login, and never for a
-   * revoked session; else 401. Answers CORS preflights and adds CORS headers for `allowedOrigins`.
+   * revoked session; else 401; 503 with `Retry-After` when the `store` fails. Answers CORS
+   * preflights and adds CORS headers for `allowedOrigins`.
    */
   renew(request: Request): Promise<Response>;
   /**
    * An endpoint of the app's API: answers CORS preflights for `allowedOrigins`, answers 401
-   * `{ errors }` (with CORS headers) without a session that `allow` accepts, else calls
+   * `{ errors }` (with CORS headers) without a session that `allow` accepts, 503 with
+   * `Retry-After` when the `store` fails, else calls
    * `handler(request, session)` and adds the CORS headers to its answer.
    */
   route(
