@@ -59,6 +59,8 @@ export interface CollectHooks {
   code(code: string | undefined): void;
   /** Whether the popup's state is hidden (severed opener), after every answer: the caller then offers to cancel. */
   waiting?: ((hidden: boolean) => void) | undefined;
+  /** A DPoP proof for each collection (`gameSession()`'s key, which the answer's game token is bound to). */
+  proof?: ((url: string) => Promise<string>) | undefined;
 }
 
 const abandoned = () => new ItchOAuthError('popup_closed', 'the login was abandoned');
@@ -90,7 +92,7 @@ export async function collect(
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
     }
-    const answer = await ask(backend, verifier, signal);
+    const answer = await ask(backend, verifier, signal, hooks.proof);
     const body: unknown = await answer?.json().catch(() => null);
     // Aborted while the answer's body was read: the body reads as null, and a pending answer
     // (202, ok) would otherwise pass for the outcome.
@@ -166,11 +168,13 @@ interface Pending {
 }
 
 /** One question to the backend: its answer, or `undefined` when it could not be asked. */
-async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<Response | undefined> {
+async function ask(backend: URL, verifier: string, signal: AbortSignal, proof: CollectHooks['proof']): Promise<Response | undefined> {
   try {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (proof) headers.DPoP = await proof(backend.href);
     return await fetch(backend, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers,
       body: JSON.stringify({ popup_verifier: verifier }),
       credentials: 'same-origin',
       cache: 'no-store',

@@ -22,9 +22,13 @@ const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: tr
 
 const fakeItch = fakeItchFor(TOKEN, user);
 
-/** Sessions and the token handler that logs in with them, on `site`. */
+/**
+ * Sessions and the token handler that logs in with them, on `site`. Under `dpop: 'optional'`, so
+ * that the game tokens here are the unbound kind that the attacks below forge and tamper with
+ * as Bearer; tokens bound to a key (the default) are attacked in sessions-dpop.test.ts.
+ */
 function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
-  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, ...options });
+  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, dpop: 'optional', ...options });
   const handler = createTokenHandler({
     applicationId: 42,
     origin: site,

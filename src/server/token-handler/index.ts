@@ -65,7 +65,8 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns },
     );
   const relay = settings.popup === undefined ? undefined : createRelay(settings, verify, logIn);
-  const cors: CorsPolicy = { allowed: settings.allowedOrigins, methods: 'POST', headers: 'Content-Type' };
+  // A game's collection carries its DPoP proof (see sessions/dpop.ts).
+  const cors: CorsPolicy = { allowed: settings.allowedOrigins, methods: 'POST', headers: 'Content-Type, DPoP' };
 
   const handle = async (request: Request, own: string): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
