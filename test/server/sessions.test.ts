@@ -368,7 +368,7 @@ describe('attacks on game tokens', () => {
   });
   it('a token issued for another origin (aud) is refused by a site of the same secret, even once read on its own', async () => {
     assert.ok(await sessions.get(request({ bearer: gameToken }), { allow: ['game'] }));
-    const other = createSessions({ secrets: [SECRET], origin: 'https://other-site.example' });
+    const other = createSessions({ secrets: [SECRET], origin: 'https://other-site.example', dpop: 'optional' });
     const elsewhere = request({ bearer: gameToken, url: 'https://other-site.example/api/me' });
     assert.equal(await other.get(elsewhere, { allow: ['game'] }), undefined);
   });
@@ -391,11 +391,11 @@ describe('rotation', () => {
     const old = setup();
     const { cookie } = await old.login();
     const { gameToken } = (await old.login(GAME)).body;
-    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET], origin: SITE });
+    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET], origin: SITE, dpop: 'optional' });
     assert.ok(await rotated.get(request({ cookie })));
     assert.ok(await rotated.get(request({ bearer: gameToken! }), { allow: ['game'] }));
     assert.equal((await rotated.jwks()).keys.length, 2);
-    const removed = createSessions({ secrets: [OTHER_SECRET], origin: SITE });
+    const removed = createSessions({ secrets: [OTHER_SECRET], origin: SITE, dpop: 'optional' });
     assert.equal(await removed.get(request({ cookie })), undefined);
     assert.equal(await removed.get(request({ bearer: gameToken! }), { allow: ['game'] }), undefined);
   });
