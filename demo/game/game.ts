@@ -1,23 +1,21 @@
-// The framed browser game: the login button (popup mode, the default in a frame) starts
-// gameSession()'s login, then the player's name and saves go through the site's backend with the
+// The framed browser game: its login button starts gameSession()'s login (a popup), then the player's name and saves go through the site's backend with the
 // game token it answered (the package's `createSessions`: a cookie of the site would be
 // third-party in this frame).
-import '../../src/define.js';
-import { gameSession, playerMessage, type ItchLoginButton, type ItchOAuthError, type ItchOAuthErrorCode } from '../../src/index.js';
+import { gameSession, playerMessage, type ItchOAuthError, type ItchOAuthErrorCode } from '../../src/index.js';
 
 const root = document.querySelector<HTMLElement>('.game')!;
 const field = (name: string) => root.querySelector<HTMLElement>(`[data-${name}]`)!;
-const button = root.querySelector<ItchLoginButton>('itch-login-button')!;
-const backend = new URL(button.backend!);
+const settings = root.dataset as { clientId: string; redirectUri: string; baseUrl: string; backend: string };
+const backend = new URL(settings.backend);
 const progressUrl = new URL('/api/game/progress', backend);
 
 // The game's login, kept: its game token is bound to a key this page cannot export (DPoP), renewed
 // before it expires, and sent with a proof on every call to the site; any other game on this
 // origin can read the page's storage, and a token read there is worthless without the key.
 const session = gameSession({
-  clientId: button.clientId,
-  redirectUri: button.redirectUri,
-  baseUrl: button.baseUrl,
+  clientId: settings.clientId,
+  redirectUri: settings.redirectUri,
+  baseUrl: settings.baseUrl,
   backend: backend.href,
   renew: new URL('/api/game/renew', backend).href,
   onSignedOut: () => {
@@ -73,10 +71,9 @@ const failed = async (code: ItchOAuthErrorCode) => {
   );
 };
 
-// The button draws the login; its click logs in through the session (still within the click, as
-// a popup must open), whose game token is bound to this page's key.
-button.addEventListener('itch-login-start', (event) => {
-  event.preventDefault();
+// The click logs in through the session (the popup opens within the click), whose game token is
+// bound to this page's key.
+field('login').addEventListener('click', () => {
   session.login().then(signedIn, (error: ItchOAuthError) => failed(error.code));
 });
 
@@ -99,8 +96,6 @@ field('save').addEventListener('click', async () => {
 });
 
 show();
-// Ready for the player: every listener above is attached and the login button has rendered. (Tests
-// wait for this instead of clicking into a game that is still loading.)
-void button.updateComplete.then(() => {
-  root.dataset['ready'] = 'true';
-});
+// Ready for the player: every listener above is attached. (Tests wait for this instead of clicking
+// into a game that is still loading.)
+root.dataset['ready'] = 'true';

@@ -10,7 +10,7 @@
  */
 import { dpopProof, keyStore, newKeyPair } from './dpop-proof.js';
 import { ItchOAuthError } from './errors.js';
-import { httpUrl, login as startLogin, type LoginOptions } from './login.js';
+import { httpUrl, login as startLogin, preparePopupLogin, type LoginOptions } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
 /**
@@ -116,6 +116,8 @@ export function gameSession(options: GameSessionOptions): GameSession {
   if (!trusted.includes(renewUrl.origin))
     throw new ItchOAuthError('config_invalid', `renew (${renewUrl}) must be on the backend's origin or one of apiOrigins`);
   const { token, claims, skew, forget, keep, restore, send, renew } = tokenKeeper(renewUrl, options.onSignedOut);
+  // The popup's pair, ready before the click (a frame under a cross-origin-isolated page sees no popup to send it to).
+  void preparePopupLogin();
 
   return {
     get user() {

@@ -519,7 +519,7 @@ describe('logout', () => {
 describe('route', () => {
   const handler = (_: Request, session: Session) => Response.json({ id: session.user.id, via: session.via });
 
-  it('answers a preflight from an allowed origin with Authorization and Content-Type allowed', async () => {
+  it('answers a preflight from an allowed origin with Authorization, Content-Type and DPoP allowed', async () => {
     const api = setup().sessions.route({ allow: ['game'] }, handler);
     const response = await api(
       new Request(`${SITE}/api/save`, {
@@ -529,7 +529,7 @@ describe('route', () => {
     );
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), GAME);
-    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, Content-Type');
+    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, Content-Type, DPoP');
     assert.match(response.headers.get('access-control-allow-methods')!, /PUT/);
     assert.equal(response.headers.get('access-control-allow-credentials'), null);
   });
