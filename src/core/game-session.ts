@@ -172,6 +172,15 @@ export function gameSession(options: GameSessionOptions): GameSession {
   };
 }
 
+/** A step on this frame's sessionStorage, `null` where the browser refuses it (it throws in some third-party frames). */
+function storage(act: (store: Storage) => unknown): string | null {
+  try {
+    return act(sessionStorage) as string | null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The game token of one renewal URL and its DPoP key: the token held in memory and in this frame's
  * sessionStorage, the key in memory and in IndexedDB under its thumbprint (where they may be used:
@@ -180,13 +189,6 @@ export function gameSession(options: GameSessionOptions): GameSession {
  */
 function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   const key = 'itch-oauth-game-token ' + renewUrl;
-  const storage = (act: (store: Storage) => unknown) => {
-    try {
-      return act(sessionStorage) as string | null;
-    } catch {
-      return null;
-    }
-  };
   let token: string | undefined;
   let claims: Claims | undefined;
   let keys: CryptoKeyPair | undefined;
