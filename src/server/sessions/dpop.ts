@@ -5,7 +5,7 @@
  * that very request, signed by that key. A token copied out of the game's storage is then
  * worthless anywhere else: the key never leaves the browser.
  */
-import { base64url, calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
 import type { Storage } from 'unstorage';
 import { DURABLE_OBJECT_DRIVER, setIfAbsentOf, type SetIfAbsent } from '../popup/set-if-absent.js';
 import { SessionStoreError } from './revocation.js';
@@ -78,23 +78,24 @@ export async function tokenHash(token: string): Promise<string> {
  * and `alg: ES256` signed by the public `jwk` of its header; `htm` the request's method; `htu` the
  * site's configured origin and the request's path (the query and fragment left out; never the
  * origin of `request.url`, which a proxy or a client sets); `iat` within {@link DPOP_WINDOW_S};
- * with a token, `ath` its hash and the key the one of `jkt`; and its `jti` not seen before.
+ * with a token, `ath` its hash (without one, no `ath`); and its `jti` not seen before. Answers the
+ * thumbprint of the key, which the caller compares with the token's `cnf.jkt`. The signature, the
+ * thumbprint and the token's hash are computed at once (Web Crypto runs them off the main thread).
  */
-export async function checkProof(
-  request: Request,
-  own: string,
-  replay: ProofReplay,
-  bound?: { token: string; jkt: string },
-): Promise<ProofCheck> {
+export async function checkProof(request: Request, own: string, replay: ProofReplay, token?: string): Promise<ProofCheck> {
   const refuse = (why: string): ProofCheck => ({ error: 'invalid_dpop_proof', why });
   const proof = request.headers.get('dpop');
   if (proof === null) return refuse('a DPoP proof is required');
   let payload: Record<string, unknown>;
-  let jwk: JWK;
+  let jkt: string;
+  let hash: string | undefined;
   try {
-    const verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] });
-    payload = verified.payload;
-    jwk = verified.protectedHeader.jwk!;
+    const { jwk } = decodeProtectedHeader(proof);
+    [{ payload }, jkt, hash] = await Promise.all([
+      jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] }),
+      calculateJwkThumbprint(jwk!, 'sha256'),
+      token === undefined ? undefined : tokenHash(token),
+    ]);
   } catch {
     return refuse('the DPoP proof is not a JWS of typ dpop+jwt signed with ES256 by the key of its header');
   }
@@ -107,11 +108,10 @@ export async function checkProof(
   if (typeof iat !== 'number' || !(Math.abs(now - iat) <= DPOP_WINDOW_S))
     return refuse(`the DPoP proof's iat is more than ${DPOP_WINDOW_S} seconds from the server's time`);
   if (typeof jti !== 'string' || jti.length < 16 || jti.length > MAX_JTI) return refuse('the DPoP proof has no usable jti');
-  const jkt = await calculateJwkThumbprint(jwk, 'sha256');
-  if (bound !== undefined) {
-    if (jkt !== bound.jkt) return refuse('the DPoP proof is signed by another key than the token is bound to');
-    if (ath !== (await tokenHash(bound.token))) return refuse('the DPoP proof is for another token (ath)');
-  } else if (ath !== undefined) return refuse('the DPoP proof names a token (ath) where none is presented');
+  if (ath !== hash)
+    return refuse(
+      token === undefined ? 'the DPoP proof names a token (ath) where none is presented' : 'the DPoP proof is for another token (ath)',
+    );
   // Last, once everything else holds: only a proof that would be accepted uses up its jti.
   if (!(await replay(`${jkt}.${jti}`, Math.max(1, Math.ceil(iat + DPOP_WINDOW_S - now))))) return refuse('the DPoP proof was used before');
   return { jkt };
