@@ -100,20 +100,14 @@ const iife = (entry: string, fileName: string): UserConfig => ({
 
 export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'capture') return iife('src/capture/script-tag.ts', 'itch-oauth-capture.iife.js');
-  // The script-tag files (the full one and the button's) carry English alone inline: another
-  // language is loaded from dist/locales/ beside the file, not split into chunks (an iife has
-  // none) nor inlined.
+  // The script-tag files (the full one and the button's) carry English inline, every word of it
+  // they show or playerMessage() says (src/i18n/locales/en.ts): another language is loaded from
+  // dist/locales/ beside the file, not split into chunks (an iife has none) nor inlined.
   const localeLoader = {
     alias: [{ find: /^\.\/load-locale\.js$/, replacement: fileURLToPath(new URL('src/i18n/load-locale-script.ts', import.meta.url)) }],
   };
   if (mode === 'script-tag') return { ...iife('src/script-tag.ts', 'itch-oauth.iife.js'), resolve: localeLoader };
-  // The button's file has no callback page: playerMessage's English words are loaded too.
-  const playerWords = {
-    find: /^\.\/player-words\.js$/,
-    replacement: fileURLToPath(new URL('src/i18n/player-words-script.ts', import.meta.url)),
-  };
-  if (mode === 'button')
-    return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: { alias: [...localeLoader.alias, playerWords] } };
+  if (mode === 'button') return { ...iife('src/script-tag-button.ts', 'itch-oauth-button.iife.js'), resolve: localeLoader };
   if (mode === 'bridge') return iife('src/bridge/script-tag.ts', 'itch-oauth-bridge.iife.js');
   return {
     ...NO_PUBLIC_DIR,

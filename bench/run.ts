@@ -8,7 +8,7 @@
 // (BENCH_SECONDS each, default 2), beside a Map lookup.
 // Progress goes to stderr, the table to stdout.
 import { execSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buttonRun, callbackRun, launch, type ButtonRun, type CallbackRun } from './browser.js';
@@ -67,9 +67,10 @@ try {
 
 // 3. The server.
 log(`server: ${SERVER.warmup} warm-up logins, then ${SERVER.logins} at ${SERVER.concurrency} concurrent`);
-const server = await measureServer(SERVER);
+// With the per-client rate limits on: each login from an address of its own (see server-load.ts).
+const server = await measureServer({ ...SERVER, clientAddresses: true });
 log(`server: the same with createSessions' onLogin`);
-const serverSessions = await measureServer({ ...SERVER, sessions: true });
+const serverSessions = await measureServer({ ...SERVER, sessions: true, clientAddresses: true });
 
 // 4. createSessions alone, in this process (the browser and the emulator are closed by now).
 log('sessions: reads and logins, one at a time');
@@ -182,7 +183,15 @@ lines.push(
 const table = lines.join('\n');
 const results = fileURLToPath(new URL('./results.md', import.meta.url));
 const intro = '# Benchmarks\n\nWritten by `npm run bench` (bench/run.ts); see the README for how to read it.\n\n';
-writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}`);
+// Sections written by other scripts stay until those run again: bench/server-compare.ts's (the
+// server beside an older tree) and bench/popup-timing.ts's (old and new popup logins side by side).
+const before = existsSync(results) ? readFileSync(results, 'utf8') : '';
+const kept = ['server-compare', 'popup-timing']
+  .map((name) => new RegExp(`<!-- ${name} -->[\\s\\S]*<!-- \\/${name} -->`).exec(before)?.[0])
+  .filter((section) => section !== undefined)
+  .map((section) => `\n${section}\n`)
+  .join('');
+writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}${kept}`);
 process.stdout.write(`${table}\n`);
 log(`done in ${Math.round((Date.now() - started) / 1000)} s; written to bench/results.md`);
 if (problems.length) {

@@ -1,7 +1,7 @@
 // Logins through createTokenHandler at a fixed concurrency, against the emulator (another
 // process), with the heap measured after full collections before and after. Run by
 // bench/server.ts as `node --expose-gc --import tsx`; gets its work on IPC, answers once.
-import { createSessions, createTokenHandler, type LoginContext, type OnLoginResult } from '../src/server/index.js';
+import type { LoginContext, OnLoginResult } from '../src/server/index.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../src/emulator/index.js';
 
 interface Work {
@@ -14,6 +14,16 @@ interface Work {
   idleMs: number;
   /** Sessions from createSessions (an encrypted cookie per login) instead of a hand-written cookie. */
   sessions: boolean;
+  /**
+   * The server module to measure (default this tree's `src/server/index.ts`; bench/server-compare.ts
+   * passes an older tree's too).
+   */
+  module?: string | undefined;
+  /**
+   * Each login from an address of its own (10,000 players who log in once), counted by the
+   * per-client limits, with the ceiling of calls to itch.io raised above what the bench asks.
+   */
+  clientAddresses?: boolean | undefined;
 }
 
 export interface LoadResult {
@@ -27,6 +37,11 @@ export interface LoadResult {
   heapAfterIdle: number;
   /** Heap after the first half of the logins, after the second (growth that stays shows twice). */
   heapAfterHalf: number;
+  /**
+   * CPU time of this process (user + system) over the measured logins, in µs: the handler's own
+   * work, which other processes on the machine slow down less than they do the wall clock.
+   */
+  cpuMicros: number;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -49,8 +64,16 @@ const handWritten = ({ user }: LoginContext): OnLoginResult => ({
 });
 
 process.once('message', async (work: Work) => {
+  const { createSessions, createTokenHandler } = (await import(
+    work.module ?? '../src/server/index.js'
+  )) as typeof import('../src/server/index.js');
   const origin = 'http://127.0.0.1:8080';
+  /** The address each login comes from (the socket's, as an app passes it to `clientAddress`). */
+  const addresses = new WeakMap<Request, string>();
   const handler = createTokenHandler({
+    ...(work.clientAddresses
+      ? { clientAddress: (request: Request) => addresses.get(request), rateLimit: { itchCallsPerSecond: 100_000 } }
+      : {}),
     baseUrl: work.url,
     apiBaseUrl: work.apiUrl,
     applicationId: C.clients.demo.id,
@@ -59,14 +82,16 @@ process.once('message', async (work: Work) => {
   });
 
   let failures = 0;
+  let players = 0;
   const login = async (token: string) => {
-    const response = await handler(
-      new Request(`${origin}/auth/itch`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: origin },
-        body: JSON.stringify({ access_token: token }),
-      }),
-    );
+    const request = new Request(`${origin}/auth/itch`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: origin },
+      body: JSON.stringify({ access_token: token }),
+    });
+    const player = players++;
+    addresses.set(request, `10.${(player >> 16) & 255}.${(player >> 8) & 255}.${player & 255}`);
+    const response = await handler(request);
     await response.arrayBuffer();
     if (response.status !== 200) failures++;
   };
@@ -93,9 +118,13 @@ process.once('message', async (work: Work) => {
   failures = 0;
   const heapBefore = await heapAfterGc();
   const half = work.measured.length / 2;
+  const cpuStart = process.cpuUsage();
   const first = await round(work.measured.slice(0, half));
+  const cpuHalf = process.cpuUsage(cpuStart);
   const heapAfterHalf = await heapAfterGc();
+  const cpuResume = process.cpuUsage();
   const second = await round(work.measured.slice(half));
+  const cpuSecond = process.cpuUsage(cpuResume);
   const heapAfter = await heapAfterGc();
   // Idle past every timer a login may have left (the client's 10 s time limit is one).
   await new Promise((resolve) => setTimeout(resolve, work.idleMs));
@@ -109,6 +138,7 @@ process.once('message', async (work: Work) => {
     heapAfterHalf,
     heapAfter,
     heapAfterIdle,
+    cpuMicros: cpuHalf.user + cpuHalf.system + cpuSecond.user + cpuSecond.system,
   };
   process.send!(result, () => process.exit(0));
 });

@@ -32,6 +32,12 @@ export async function measureServer(options: {
   logins: number;
   concurrency: number;
   sessions?: boolean;
+  /** The server module to measure (see server-load.ts). */
+  module?: string;
+  /** Each login from its own address, with the per-client limits on (see server-load.ts). */
+  clientAddresses?: boolean;
+  /** Idle time before the last heap figure; default {@link IDLE_MS}. */
+  idleMs?: number;
 }): Promise<ServerFigures> {
   const emulator = fork(here('./emulator-process.ts'), [], {
     execArgv: ['--import', 'tsx'],
@@ -52,8 +58,10 @@ export async function measureServer(options: {
       warmup: tokens.slice(0, options.warmup),
       measured: tokens.slice(options.warmup),
       concurrency: options.concurrency,
-      idleMs: IDLE_MS,
+      idleMs: options.idleMs ?? IDLE_MS,
       sessions: options.sessions ?? false,
+      module: options.module,
+      clientAddresses: options.clientAddresses ?? false,
     });
     return { ...(await answer), concurrency: options.concurrency };
   } finally {

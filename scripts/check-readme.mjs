@@ -15,6 +15,12 @@
 //   to one of its headings (as GitHub makes their anchors);
 // - a test cited as `file.spec.ts` › "its title…" (the security table) is a file under test/ that
 //   has a test of that title (a trailing … stands for the rest of it).
+// - in README.md and docs/guides/*.md, what a reader pastes must be what CI runs: every block but
+//   commands and output (`sh`, `shell`, `bash`, `console`, `text`, no language) is marked, and
+//   names a file under examples/, engines/ or test/ (the files `npm test` runs or compiles); a
+//   block marked `from` there is one contiguous excerpt of it (blank lines aside), and a `js`, `ts`
+//   or `tsx` one (or a whole file) uses no name it does not define or import (tsc's "Cannot find
+//   name"). The guides listed in NOT_YET_QUOTED still carry unmarked blocks: the run names them;
 // It reads README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/**/*.md but docs/reference/:
 // that folder is generated from the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
 // are declarations' signatures, not programs. Name files to check only those.
@@ -49,6 +55,30 @@ const TYPE_CHECKED = { ts: 'ts', typescript: 'ts', tsx: 'tsx', js: 'js', javascr
 // (toml: the itch app's manifest, configuration for people to copy; there is no TOML parser here.)
 const UNCHECKED = new Set(['', 'sh', 'shell', 'bash', 'console', 'text', 'http', 'toml']);
 const MARKUP = new Set(['html', 'vue', 'svelte', 'tsx']);
+/** Blocks a reader pastes into a terminal, or a program's output: in the guides, the only ones not quoted. */
+const COMMANDS = new Set(['', 'sh', 'shell', 'bash', 'console', 'text']);
+/** Where a quoted file must live: what `npm test` runs or compiles. */
+const RUN_BY_CI = /^(examples|engines|test)\//;
+/** Blocks that say they are whole or quoted, and are type-checked for names they leave undefined. */
+const NAME_CHECKED = { js: 'js', javascript: 'js', ts: 'ts', typescript: 'ts', tsx: 'tsx', jsx: 'jsx' };
+/** tsc's "Cannot find name" errors (with or without a suggestion). */
+const UNDEFINED_NAME = /^error TS(2304|2552|2582|2583|2591|2580):/;
+/**
+ * Guides whose blocks are not all quoted from a file CI runs yet (each still type-checked or
+ * name-checked as before): every run lists what is left in them, so the list only shrinks.
+ */
+const NOT_YET_QUOTED = new Set([
+  'docs/guides/desktop.md',
+  'docs/guides/emulator.md',
+  'docs/guides/frameworks.md',
+  'docs/guides/game-engines.md',
+  'docs/guides/languages.md',
+  'docs/guides/server-frameworks.md',
+  'docs/guides/sessions.md',
+  'docs/guides/spa-vite.md',
+  'docs/guides/styling.md',
+]);
+const quotedOnly = (readme) => readme === 'README.md' || /^docs\/guides\/[^/]+\.md$/.test(readme);
 const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending', 'data-cross-origin']);
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);
 
@@ -127,14 +157,30 @@ function blocks(file) {
   return found;
 }
 
+/** A line with the examples' placeholders read as the emulator's defaults. */
+const fill = (line) => Object.entries(PLACEHOLDERS).reduce((text, [name, value]) => text.replaceAll(name, value), line);
+
+/** Whether `block`'s lines are one run of `source`'s (blank lines aside on both sides). */
+function contiguousIn(block, source) {
+  const lines = (text) =>
+    text
+      .split('\n')
+      .map((line) => fill(line.trim()))
+      .filter(Boolean);
+  const wanted = lines(block);
+  const from = lines(source);
+  for (let start = 0; start + wanted.length <= from.length; start++) if (wanted.every((line, i) => from[start + i] === line)) return true;
+  return false;
+}
+
 /** The first line of `block` missing from `source` (in order), or undefined. */
 function missingLine(block, source) {
   const raw = source.split('\n').map((line) => line.trim());
-  const filled = raw.map((line) => Object.entries(PLACEHOLDERS).reduce((text, [name, value]) => text.replaceAll(name, value), line));
+  const filled = raw.map(fill);
   let at = 0;
   for (const line of block
     .split('\n')
-    .map((line) => line.trim())
+    .map((line) => fill(line.trim()))
     .filter(Boolean)) {
     let next = at;
     while (next < raw.length && raw[next] !== line && filled[next] !== line) next++;
@@ -230,13 +276,31 @@ function missingTests(readme, tests) {
 }
 
 const problems = [];
+const notYet = [];
 const toCheck = [];
+const excerpts = [];
 const tests = testFiles();
 const names = manifestNames();
 for (const readme of readmes) {
   problems.push(...brokenLinks(readme), ...missingTests(readme, tests));
   for (const block of blocks(path.join(root, readme))) {
     const where = `${readme}:${block.line}`;
+    if (quotedOnly(readme)) {
+      if (!block.from && !COMMANDS.has(block.lang)) {
+        const problem = `${where}: a ${block.lang} block quoted from no file: mark it <!-- from FILE --> (or <!-- the whole of FILE -->) with a file CI runs`;
+        (NOT_YET_QUOTED.has(readme) ? notYet : problems).push(problem);
+      }
+      if (block.from && !RUN_BY_CI.test(block.from))
+        problems.push(`${where}: quotes ${block.from}, which CI does not run (examples/, engines/, test/)`);
+      if (
+        block.from &&
+        !block.whole &&
+        existsSync(path.join(root, block.from)) &&
+        !contiguousIn(block.text, readFileSync(path.join(root, block.from), 'utf8'))
+      )
+        problems.push(`${where}: a partial block is one contiguous excerpt of ${block.from}; this one skips lines of it`);
+      if (block.from && NAME_CHECKED[block.lang]) excerpts.push({ ...block, where });
+    }
     if (block.from) {
       const source = path.join(root, block.from);
       if (!existsSync(source)) problems.push(`${where}: marked from ${block.from}, which does not exist`);
@@ -266,16 +330,23 @@ for (const readme of readmes) {
   }
 }
 
-if (toCheck.length) {
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true });
-  const files = toCheck.map((block, index) => {
+for (const excerpt of excerpts)
+  toCheck.push({ ...excerpt, lang: NAME_CHECKED[excerpt.lang] === 'jsx' ? 'tsx' : excerpt.lang, namesOnly: true });
+
+/**
+ * Type-checks `blocks` with tsc as modules of their own, in `dir`, beside the declarations
+ * `globals` (a .d.ts file); of a block marked `namesOnly`, reports only the names it leaves undefined.
+ */
+function typeCheck(blocks, dir, globals) {
+  if (!blocks.length) return;
+  mkdirSync(dir, { recursive: true });
+  const files = blocks.map((block, index) => {
     const name = `block-${String(index).padStart(2, '0')}-line-${block.line}.${TYPE_CHECKED[block.lang]}`;
-    writeFileSync(path.join(work, name), `${block.text}\nexport {};\n`);
-    return { name, where: block.where };
+    writeFileSync(path.join(dir, name), `${block.text}\nexport {};\n`);
+    return { name, where: block.where, namesOnly: block.namesOnly };
   });
   writeFileSync(
-    path.join(work, 'tsconfig.json'),
+    path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
         strict: true,
@@ -293,22 +364,45 @@ if (toCheck.length) {
         // Snippets show a call or two, not a whole program: values computed and not used are fine.
         noUnusedLocals: false,
       },
-      files: [path.join(root, 'scripts', 'readme-globals.d.ts'), ...files.map((file) => file.name)],
+      files: [globals, ...files.map((file) => file.name)],
     }),
   );
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', work, '--pretty', 'false'], {
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--pretty', 'false'], {
     encoding: 'utf8',
   });
+  let reported = 0;
   for (const match of `${tsc.stdout}${tsc.stderr}`.matchAll(/^(?:.*[\\/])?(block-\d+-line-\d+\.\w+)\((\d+),\d+\): (error .*)$/gm)) {
+    reported++;
     const file = files.find((candidate) => candidate.name === match[1]);
+    if (file.namesOnly && !UNDEFINED_NAME.test(match[3])) continue;
     const line = Number(file.where.split(':').pop()) + Number(match[2]);
     problems.push(`${file.where.replace(/:\d+$/, `:${line}`)}: ${match[3]}`);
   }
-  if (tsc.status !== 0 && !problems.length) problems.push(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
-  if (!problems.length) rmSync(work, { recursive: true, force: true });
+  if (tsc.status !== 0 && !reported) problems.push(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
 }
 
-const count = toCheck.length;
+rmSync(work, { recursive: true, force: true });
+// What a snippet leaves to the reader is declared for the snippets (scripts/readme-globals.d.ts);
+// a quoted excerpt gets nothing but what its page has without it: the script-tag file's global.
+typeCheck(
+  toCheck.filter((block) => !block.namesOnly),
+  path.join(work, 'snippets'),
+  path.join(root, 'scripts', 'readme-globals.d.ts'),
+);
+mkdirSync(path.join(work, 'quoted'), { recursive: true });
+writeFileSync(path.join(work, 'quoted', 'script-tag.d.ts'), "declare const ItchOAuth: typeof import('itch-oauth-widget');\n");
+typeCheck(
+  toCheck.filter((block) => block.namesOnly),
+  path.join(work, 'quoted'),
+  path.join(work, 'quoted', 'script-tag.d.ts'),
+);
+if (!problems.length) rmSync(work, { recursive: true, force: true });
+
+const count = toCheck.filter((block) => !block.namesOnly).length;
+for (const guide of NOT_YET_QUOTED)
+  if (readmes.includes(guide) && !notYet.some((problem) => problem.startsWith(`${guide}:`)))
+    problems.push(`${guide}: every block is quoted now: take it off NOT_YET_QUOTED`);
+if (notYet.length) console.warn(`Not yet quoted from a file CI runs (${notYet.length}):\n${notYet.join('\n')}\n`);
 if (problems.length) {
   console.error(problems.join('\n'));
   console.error(`\n${problems.length} problem(s) in the code blocks and links of ${readmes.length} Markdown file(s)`);

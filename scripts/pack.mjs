@@ -1,5 +1,6 @@
 // The tarball of the current build, as `npm publish` would upload it, made once for the checks
-// that install it (test/frameworks/ and examples/): packed again only when dist/ changed since.
+// that install it (test/frameworks/ and examples/) or read it (scripts/check-packed-links.mjs):
+// packed again only when a file it holds (dist/, the docs, the examples…) changed since.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
@@ -9,16 +10,23 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cache = path.join(root, 'node_modules', '.cache', 'itch-oauth-widget-pack');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Newest modification time under a directory. */
-function newest(dir) {
-  return Math.max(...readdirSync(dir, { recursive: true }).map((file) => statSync(path.join(dir, String(file))).mtimeMs));
+/** Newest modification time of the files `npm pack` would put in the tarball (package.json's `files`). */
+function newestPacked() {
+  const listed = spawnSync(npm, ['pack', '--dry-run', '--json', '--silent', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
+  if (listed.status !== 0) throw new Error(`npm pack --dry-run failed:\n${listed.stderr}`);
+  const [{ files }] = JSON.parse(listed.stdout);
+  return Math.max(...files.map((file) => statSync(path.join(root, file.path)).mtimeMs));
 }
 
 /** @returns the path of the tarball of dist/ (build first: `npm run build`). */
 export function pack() {
   const dist = path.join(root, 'dist');
   if (!existsSync(path.join(dist, 'jsx.d.ts'))) throw new Error('dist/ is missing or stale: run `npm run build` first');
-  const built = Math.max(newest(dist), statSync(path.join(root, 'package.json')).mtimeMs, statSync(path.join(root, 'README.md')).mtimeMs);
+  const built = newestPacked();
   const existing = existsSync(cache) ? readdirSync(cache).filter((file) => file.endsWith('.tgz')) : [];
   if (existing.length === 1 && statSync(path.join(cache, existing[0])).mtimeMs > built) return path.join(cache, existing[0]);
   rmSync(cache, { recursive: true, force: true });

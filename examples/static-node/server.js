@@ -76,13 +76,43 @@ const CALLBACK_HEADERS = {
     "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
 };
 
+/**
+ * The request's JSON body, read no further than `limit` bytes: `request.json()` would hold a body
+ * of any size in memory. Answers a Response instead when it refuses: 413 for a larger body (told
+ * by its Content-Length before a byte is read, or counted while reading), 400 for one not JSON.
+ */
+async function readJson(request, limit) {
+  const tooLarge = () => Response.json({ errors: [`the body is larger than ${limit} bytes`] }, { status: 413 });
+  if (Number(request.headers.get('Content-Length')) > limit) return tooLarge();
+  const reader = request.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  try {
+    return JSON.parse(text + decoder.decode());
+  } catch {
+    return Response.json({ errors: ['the body is not JSON'] }, { status: 400 });
+  }
+}
+
 /** The game's saves, by itch.io user id (yours to keep in a database). */
 const progress = new Map();
 // The game's API: `route` answers the game origin's CORS preflights, and calls the handler only
 // with a valid game token (`allow: ['game']`: the site's cookie does not count here).
 const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
   if (request.method === 'PUT') {
-    const { stars } = await request.json();
+    // A save is a few bytes: anything past 1 KiB is refused (413) before it is read.
+    const body = await readJson(request, 1024);
+    if (body instanceof Response) return body;
+    const { stars } = Object(body);
     if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
     progress.set(session.user.id, { stars });
     return new Response(null, { status: 204 });

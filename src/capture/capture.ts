@@ -1,4 +1,4 @@
-import { ACCESS_DENIED, BACKEND_REJECTED, CONFIG_INVALID, INVALID_RESPONSE, SERVICE_UNAVAILABLE } from '../core/errors.js';
+import { ACCESS_DENIED, BACKEND_REJECTED, CONFIG_INVALID, INVALID_RESPONSE, SERVICE_UNAVAILABLE, STATE_MISMATCH } from '../core/errors.js';
 import { readCallbackFragment, type CallbackParams } from '../core/fragment.js';
 import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
@@ -150,7 +150,9 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
             if (popup) close();
             return finish(undefined, response, popup || noRedirect || target.origin != origin ? cleanUrl : target.href);
           }
-          if (answer.status < 500) return finish(BACKEND_REJECTED, response);
+          // A 409 is the popup relay's: this popup login already has an outcome (its callback
+          // address opened again), so the state was used.
+          if (answer.status < 500) return finish(answer.status == 409 ? STATE_MISMATCH : BACKEND_REJECTED, response);
         } catch {
           // The network failed (or the token endpoint redirected): try again after a pause.
         }

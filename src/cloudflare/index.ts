@@ -1,7 +1,8 @@
 /*
- * The token handler's and the sessions' store on Cloudflare Workers: one Durable Object that
- * holds the popup relay's logins under way and the sessions' revocation list, each entry until
- * its expiry, and an unstorage `Storage` over it that every Worker instance shares.
+ * The token handler's and the sessions' store on Cloudflare Workers: Durable Objects that hold
+ * the popup relay's logins under way and the sessions' revocation list, each entry until its
+ * expiry (./expiry-index.ts), keys spread over several objects (./shards.ts), and an unstorage
+ * `Storage` over them that every Worker instance shares (./durable-object-store.ts).
  *
  * Why a Durable Object: a popup login waits on the server until the page that opened the popup
  * collects it, the first deposit must win and the outcome be collected once. Workers KV is
@@ -10,44 +11,12 @@
  * @see https://developers.cloudflare.com/durable-objects/
  * @see https://developers.cloudflare.com/kv/concepts/how-kv-works/
  */
-import { createStorage, defineDriver, type Storage } from 'unstorage';
-import { DURABLE_OBJECT_DRIVER, type SetIfAbsent } from '../server/popup/set-if-absent.js';
+import { deleteExpired, putExpiring, putUntil } from './expiry-index.js';
+import { Waiters } from './waiters.js';
+import { BATCH, type DurableObjectStateLike, type DurableObjectStorageLike, type Entry, type Operation } from './operations.js';
 
-/** The part of a Durable Object's storage the store uses (Cloudflare's `DurableObjectStorage`). */
-export interface DurableObjectStorageLike {
-  get<T = unknown>(key: string): Promise<T | undefined>;
-  put<T>(key: string, value: T): Promise<void>;
-  delete(key: string): Promise<boolean>;
-  list<T = unknown>(options?: { prefix?: string }): Promise<Map<string, T>>;
-  getAlarm(): Promise<number | null>;
-  setAlarm(scheduledTime: number): Promise<void>;
-}
-
-/** The part of a Durable Object's state the store uses (Cloudflare's `DurableObjectState`). */
-export interface DurableObjectStateLike {
-  storage: DurableObjectStorageLike;
-}
-
-/** A Durable Object namespace binding (Cloudflare's `DurableObjectNamespace`), as `env.ITCH_OAUTH_STORE`. */
-export interface DurableObjectNamespaceLike {
-  idFromName(name: string): unknown;
-  get(id: never): { fetch(input: string, init?: RequestInit): Promise<Response> };
-}
-
-/** One stored value, with when it expires (ms since the epoch; `null`: never). */
-interface Entry {
-  value: unknown;
-  expires: number | null;
-}
-
-/** What a Worker asks the store, as the JSON body of a POST (one request per operation). */
-type Operation =
-  | { op: 'get'; key: string }
-  | { op: 'set'; key: string; value: unknown; ttl?: number | undefined }
-  | { op: 'setIfAbsent'; key: string; ttl: number }
-  | { op: 'remove'; key: string }
-  | { op: 'keys'; prefix: string }
-  | { op: 'clear'; prefix: string };
+export { durableObjectStore } from './durable-object-store.js';
+export type { DurableObjectNamespaceLike, DurableObjectStateLike, DurableObjectStorageLike } from './operations.js';
 
 /** The store's keys: values under `v:`, the relay's set-if-absent claims under `c:`. */
 const VALUE = 'v:';
@@ -57,8 +26,9 @@ const CLAIM = 'c:';
  * The Durable Object that holds the store. Export it from your Worker and bind it in
  * `wrangler.jsonc` (`durable_objects.bindings` with `"class_name": "ItchOAuthStore"`, and a
  * migration with `new_sqlite_classes`); give `durableObjectStore(env.ITCH_OAUTH_STORE)` to
- * `createTokenHandler({ store })` and `createSessions({ store })`. An entry with a TTL is gone once
- * it expires (read as absent at once, deleted by the object's alarm). A whole Worker, with its
+ * `createTokenHandler({ store })` and `createSessions({ store })`, which spreads keys over 16
+ * objects of the class. An entry with a TTL is gone once it expires (read as absent at once,
+ * deleted by the object's alarm, which reads what is due only). A whole Worker, with its
  * `wrangler.jsonc`: `examples/cloudflare-worker`, explained in docs/guides/cloudflare-workers.md.
  *
  * @example
@@ -66,6 +36,7 @@ const CLAIM = 'c:';
  */
 export class ItchOAuthStore {
   readonly #storage: DurableObjectStorageLike;
+  readonly #waiters = new Waiters();
 
   constructor(state: DurableObjectStateLike, _env?: unknown) {
     this.#storage = state.storage;
@@ -86,8 +57,20 @@ export class ItchOAuthStore {
         const entry = await storage.get<Entry>(VALUE + operation.key);
         return live(entry) ? entry!.value : null;
       }
+      case 'getMany': {
+        // One read of storage for them all (a collection's login and notice), 128 keys at most.
+        const keys = operation.keys.map((key) => VALUE + key);
+        const entries = new Map<string, Entry>();
+        for (let at = 0; at < keys.length; at += BATCH)
+          for (const found of await storage.get<Entry>(keys.slice(at, at + BATCH))) entries.set(...found);
+        return keys.map((key) => {
+          const entry = entries.get(key);
+          return live(entry) ? entry!.value : null;
+        });
+      }
       case 'set':
-        return this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        await this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        return this.#waiters.written(operation.key);
       case 'setIfAbsent': {
         // Exact: no other request reaches the object between this read and this write (a
         // Durable Object's input gate, https://blog.cloudflare.com/durable-objects-easy-fast-correct-choose-three/).
@@ -95,80 +78,46 @@ export class ItchOAuthStore {
         await this.#put(CLAIM + operation.key, true, operation.ttl);
         return true;
       }
+      case 'increment': {
+        // Atomic for the same reason: the rate limits' counts, shared by every Worker instance.
+        const entry = await storage.get<Entry>(VALUE + operation.key);
+        const had = live(entry) && typeof entry!.value === 'number' ? (entry!.value as number) : undefined;
+        if (operation.by < 0 && had === undefined) return 0;
+        const count = Math.max(0, (had ?? 0) + operation.by);
+        await putUntil(
+          storage,
+          VALUE + operation.key,
+          count,
+          had === undefined ? Math.ceil(operation.until) : (entry!.expires ?? Math.ceil(operation.until)),
+        );
+        return count;
+      }
       case 'remove':
-        await storage.delete(VALUE + operation.key);
-        await storage.delete(CLAIM + operation.key);
-        return null;
+        await storage.delete([VALUE + operation.key, CLAIM + operation.key]);
+        return this.#waiters.written(operation.key);
       case 'keys': {
         const entries = await storage.list<Entry>({ prefix: VALUE + operation.prefix });
         return [...entries].filter(([, entry]) => live(entry)).map(([key]) => key.slice(VALUE.length));
       }
-      case 'clear':
-        for (const key of (await storage.list({ prefix: VALUE + operation.prefix })).keys()) await storage.delete(key);
+      case 'clear': {
+        const keys = [...(await storage.list({ prefix: VALUE + operation.prefix })).keys()];
+        for (let at = 0; at < keys.length; at += BATCH) await storage.delete(keys.slice(at, at + BATCH));
         return null;
+      }
+      case 'mark':
+        return this.#waiters.mark();
+      case 'wait':
+        return this.#waiters.wait(operation.keys, operation.mark, operation.ms);
     }
   }
 
   async #put(key: string, value: unknown, ttl: number | undefined): Promise<null> {
-    const expires = ttl === undefined || !(ttl > 0) ? null : Date.now() + ttl * 1000;
-    await this.#storage.put<Entry>(key, { value, expires });
-    if (expires !== null) {
-      const alarm = await this.#storage.getAlarm();
-      if (alarm === null || alarm > expires) await this.#storage.setAlarm(expires);
-    }
+    await putExpiring(this.#storage, key, value, ttl);
     return null;
   }
 
-  /** Deletes what has expired, and wakes again at the next expiry. */
+  /** Deletes what has expired (from the expiry index: the due entries only), and wakes again at the next expiry. */
   async alarm(): Promise<void> {
-    const now = Date.now();
-    let next = Infinity;
-    for (const [key, entry] of await this.#storage.list<Entry>()) {
-      if (entry.expires === null) continue;
-      if (entry.expires <= now) await this.#storage.delete(key);
-      else next = Math.min(next, entry.expires);
-    }
-    if (next !== Infinity) await this.#storage.setAlarm(next);
+    await deleteExpired(this.#storage);
   }
-}
-
-/**
- * An unstorage `Storage` over the `ItchOAuthStore` Durable Object of `namespace` (its binding,
- * e.g. `env.ITCH_OAUTH_STORE`): every Worker instance that makes one reaches the same object, so
- * the popup relay's "first deposit wins" and the sessions' "log out everywhere" hold across them.
- *
- * @param options.name which object of the namespace (default `itch-oauth`): one per app.
- * @example
- * const origin = new URL(env.PUBLIC_ORIGIN).origin; // the site as browsers see it, e.g. https://your.site
- * const store = durableObjectStore(env.ITCH_OAUTH_STORE);
- * const sessions = createSessions({ secrets: [env.SESSION_SECRET], origin, store });
- * const handleToken = createTokenHandler({ applicationId, origin, popup: true, store, onLogin: sessions.onLogin });
- */
-export function durableObjectStore(namespace: DurableObjectNamespaceLike, options: { name?: string } = {}): Storage {
-  if (typeof namespace?.idFromName !== 'function')
-    throw new TypeError('durableObjectStore: pass the Durable Object binding of ItchOAuthStore, e.g. env.ITCH_OAUTH_STORE');
-  const call = async <T>(operation: Operation): Promise<T> => {
-    // A stub per call: one made while another request ran cannot be used in this one (workerd
-    // ties I/O objects to the request that made them), and the Storage lives across requests.
-    const stub = namespace.get(namespace.idFromName(options.name ?? 'itch-oauth') as never);
-    const answer = await stub.fetch('https://itch-oauth-store/', { method: 'POST', body: JSON.stringify(operation) });
-    if (!answer.ok) throw new Error(`ItchOAuthStore answered ${answer.status}`);
-    return ((await answer.json()) as { result: T }).result;
-  };
-  const setIfAbsent: SetIfAbsent = {
-    set: (key, ttl) => call<boolean>({ op: 'setIfAbsent', key, ttl }),
-    delete: (key) => call<null>({ op: 'remove', key }).then(() => undefined),
-  };
-  const driver = defineDriver(() => ({
-    name: DURABLE_OBJECT_DRIVER, // by which the token handler finds its atomic set-if-absent
-    getInstance: () => setIfAbsent,
-    hasItem: async (key: string) => (await call({ op: 'get', key })) !== null,
-    getItem: (key: string) => call({ op: 'get', key }),
-    setItem: (key: string, value: string, opts: { ttl?: number } = {}) =>
-      call<null>({ op: 'set', key, value, ttl: opts.ttl }).then(() => undefined),
-    removeItem: (key: string) => call<null>({ op: 'remove', key }).then(() => undefined),
-    getKeys: (base: string) => call<string[]>({ op: 'keys', prefix: base ?? '' }),
-    clear: (base: string) => call<null>({ op: 'clear', prefix: base ?? '' }).then(() => undefined),
-  }));
-  return createStorage({ driver: driver(undefined) });
 }

@@ -4,7 +4,7 @@ import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
 import { askForClick } from './ask-for-click.js';
-import { closePopup, collect, type CollectHooks } from './popup-collect.js';
+import { closeOnceAsked, collect, type CollectHooks } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
 import { ABORTED } from './shared-login.js';
@@ -207,9 +207,11 @@ function popupLogin(
   }
 
   const abort = new AbortController();
+  // The start page of a cancelled login is not answered; this page still hears it ask, to close it then.
   const onCancel = () => {
-    closePopup(popup);
+    link.binding = undefined;
     abort.abort();
+    void closeOnceAsked(popup, link.progress).finally(stopListening);
   };
   cancel?.addEventListener('abort', onCancel, { once: true });
   if (cancel?.aborted) onCancel();
@@ -219,7 +221,7 @@ function popupLogin(
       const { verifier, binding, state } = pair ?? (await makePair());
       link.state = state;
       link.binding = binding;
-      if (pair === undefined && !popup!.closed) popup!.location.href = startUrl(state);
+      if (pair === undefined && !popup!.closed && !abort.signal.aborted) popup!.location.href = startUrl(state);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
       return await collect(
         popup,
@@ -238,7 +240,7 @@ function popupLogin(
       throw error;
     } finally {
       cancel?.removeEventListener('abort', onCancel);
-      stopListening();
+      if (!cancel?.aborted) stopListening();
       showCode(undefined);
     }
   })();

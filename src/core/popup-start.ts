@@ -31,9 +31,11 @@ export function listenToStartPage(backend: URL, link: StartPageLink): () => void
     }
     // The start page stopped before itch.io because the browser refuses the binding cookie.
     if (data.itchOAuth == 'popup-failed' && data.code == 'cookies_blocked') progress.failed = 'cookies_blocked';
-    if (data.itchOAuth != 'popup-start' || link.binding === undefined) return;
-    (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state: link.state, binding: link.binding }, event.origin);
+    if (data.itchOAuth != 'popup-start') return;
     progress.confirmedAt = Date.now();
+    // (Not answered without a binding: not made yet, or the login was cancelled.)
+    if (link.binding !== undefined)
+      (event.source as Window).postMessage({ itchOAuth: 'popup-opener', state: link.state, binding: link.binding }, event.origin);
   };
   addEventListener('message', onMessage);
   return () => removeEventListener('message', onMessage);

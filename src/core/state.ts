@@ -1,4 +1,5 @@
 import { ERROR_CODES, ItchOAuthError, STATE_EXPIRED, STATE_MISMATCH, STATE_MISSING } from './errors.js';
+import { problems } from '../i18n/locales/en.js';
 
 /**
  * How long a started login may take before its `state` is refused (10 minutes).
@@ -115,12 +116,12 @@ export function popupCodeOf(state: string): string {
  */
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
-function storageError(action: string, cause: unknown): ItchOAuthError {
-  return new ItchOAuthError(
-    'cookies_blocked',
-    `cannot ${action} the login state: the browser refuses this site's storage (cookies and site data blocked, or storage disabled)`,
-    { cause },
-  );
+/**
+ * The browser refuses this site's storage (cookies and site data blocked, or storage disabled):
+ * nothing a developer can fix, so the message is the player's sentence, for a page to show.
+ */
+function storageError(cause: unknown): ItchOAuthError {
+  return new ItchOAuthError('cookies_blocked', problems.cookies_blocked, { cause });
 }
 
 /**
@@ -132,7 +133,7 @@ export function flowStorage(): Storage {
   try {
     return sessionStorage;
   } catch (cause) {
-    throw storageError('keep', cause);
+    throw storageError(cause);
   }
 }
 
@@ -189,7 +190,7 @@ export function saveFlow(storage: StateStorage, state: string, record: FlowRecor
   try {
     storage.setItem(STATE_KEY_PREFIX + state, JSON.stringify(record));
   } catch (cause) {
-    throw storageError('save', cause);
+    throw storageError(cause);
   }
 }
 
@@ -241,7 +242,7 @@ export function consumeFlow(storage: StateStorage, state: string | undefined, no
   try {
     result = takeFlow(storage, state, now);
   } catch (cause) {
-    if (cause instanceof DOMException) throw storageError('read', cause);
+    if (cause instanceof DOMException) throw storageError(cause);
     result = STATE_MISMATCH;
   }
   // Only the capture script reads records without checking them all (it needs createdAt and returnTo).

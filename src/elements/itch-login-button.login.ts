@@ -43,11 +43,14 @@ export class ButtonLogin {
     if (event.persisted) this.#starting = false;
   };
 
-  /** Says why once in the console and fires `itch-login-error`, once per distinct reason. */
+  /**
+   * Says why once in the console and fires `itch-login-error`, once per distinct reason. (Not in the
+   * console: `cookies_blocked`, the player's browser refusing storage, which no developer can fix.)
+   */
   report(error: ItchOAuthError): void {
     if (this.#reported.has(error.message)) return;
     this.#reported.add(error.message);
-    console.error(`<itch-login-button>: ${error.message}`);
+    if (error.code != 'cookies_blocked') console.error(`<itch-login-button>: ${error.message}`);
     this.host.dispatchEvent(errorEvent(error.code, error.message));
   }
 

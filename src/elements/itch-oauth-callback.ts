@@ -1,10 +1,10 @@
 import { buildAuthorizeUrl } from '../core/authorize-url.js';
-import { ERROR_CODES, type ItchOAuthErrorCode } from '../core/errors.js';
+import type { ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
 import { createState, saveFlow, type FlowRecord } from '../core/state.js';
 import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
-import { widget as en } from '../i18n/locales/en.js';
+import { problems, widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
 import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations } from '../ui/lit.js';
@@ -16,10 +16,7 @@ import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
  * `itch-login-error`); the element shows it in the reader's language (see src/i18n/).
  * @group Words
  */
-export const ERROR_MESSAGES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ ERROR_CODES.map((code) => [code, en[code]])) as Record<
-  ItchOAuthErrorCode,
-  string
->;
+export const ERROR_MESSAGES: Readonly<Record<ItchOAuthErrorCode, string>> = problems;
 
 /**
  * What this document's capture left, read once for the whole document: a second element, or the
@@ -51,6 +48,9 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
   return documentOutcome.outcome;
 }
 
+/** A link the site configured, if it is an http(s) address or a path of this site (never `javascript:`). */
+const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i.test(url!) ? url : undefined);
+
 /**
  * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
  * has already taken the token out of the address, checked it and sent it to the backend; this
@@ -65,8 +65,8 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
  * @slot error - Shown after a failure, above "Try again" and "Back to the site" (a redirect login) or "Close" (a popup login).
  * @csspart status - The message region.
  * @csspart retry - The "Try again" button (a redirect login whose start this tab remembers).
- * @csspart back - The "Back to the site" link: to the page the login started from, else the site's root (a redirect login's failure, and a callback page opened with no login in progress outside a popup).
- * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), or whose page was reloaded.
+ * @csspart back - The "Back to the site" link: to the page the login started from, else to `back-url` (default: the site's root) (a redirect login's failure, and a callback page opened with no login in progress outside a popup); in a popup's window only with `back-url`.
+ * @csspart close - The "Close" button of a popup whose login ended here (its opener could not be told), whose address was opened again, or whose page was reloaded.
  * @csspart store - The link to the game's store page, after a `not_owner` refusal (with `store-url`).
  * @cssproperty [--itch-login-background=light-dark(#d63b3b, #ff6b6b)] - Background of "Try again".
  * @cssproperty [--itch-login-color=light-dark(#ffffff, #16161a)] - Text colour of "Try again".
@@ -82,6 +82,7 @@ export class ItchOAuthCallback extends LitElement {
   static override properties: PropertyDeclarations = {
     noRedirect: { type: Boolean, attribute: 'no-redirect', useDefault: true },
     storeUrl: { attribute: 'store-url', converter: (value: string | null) => value ?? undefined },
+    backUrl: { attribute: 'back-url', converter: (value: string | null) => value ?? undefined },
     messages: { attribute: false },
   };
 
@@ -98,6 +99,16 @@ export class ItchOAuthCallback extends LitElement {
    * @attr store-url
    */
   declare storeUrl: string | undefined;
+
+  /**
+   * Where "Back to the site" leads when the page does not know where the login started (reloaded,
+   * opened in another tab, storage refused): an http(s) address or a path of this site, e.g. the
+   * game's page on itch.io for a callback page on a framed game's server, whose root is no page.
+   * Without it, the site's root `/`; and a popup's window (its login ended or reloaded there)
+   * offers Close alone, as nothing there may lead to the server's other addresses.
+   * @attr back-url
+   */
+  declare backUrl: string | undefined;
 
   /**
    * Messages over the shipped ones of the element's language, by key (`pending`, `success`,
@@ -235,26 +246,24 @@ export class ItchOAuthCallback extends LitElement {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
     const flow = view.kind == 'error' ? view.flow : undefined;
-    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : '/'}>${words.back}</a></p>`;
-    // No login here, in a popup login's window (its page reloaded after the ending): Close, as the
-    // ending had, rather than a way into the site.
+    const backUrl = linkable(this.backUrl);
+    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
+    // A popup's window: its login ended here, or, with no login here, its page reloaded after the
+    // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
+    // rather than a way into the site; the link only where the site configured one.
+    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
+    const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
+    const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
+      popup && !backUrl ? nothing : back
+    }`;
     if (view.kind != 'error')
       return html`<div part="status" role="status"><p>${
         view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>${
-        view.kind != 'idle'
-          ? nothing
-          : documentOutcome.popup
-            ? html`<button part="close" type="button" @click=${this.#act}>${words.close}</button>`
-            : back
-      }</div>`;
-    const store = view.code === 'not_owner' && /^https?:\/\/[^/]/i.test(this.storeUrl ?? '');
-    const action = view.popup !== undefined ? 'close' : flow && view.code != 'config_invalid' ? 'retry' : undefined;
+      }</p>${view.kind == 'idle' ? wayOn : nothing}</div>`;
+    const store = view.code === 'not_owner' && linkable(this.storeUrl);
     return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
-    }${store ? html`<p><a part="store" href=${this.storeUrl!}>${words.store}</a></p>` : nothing}${
-      action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing
-    }${view.popup !== undefined ? nothing : back}</div>`;
+    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${wayOn}</div>`;
   }
 }
 

@@ -59,11 +59,13 @@ export function viewOf(outcome: CaptureOutcome | undefined, blocked = storageBlo
   // A popup login's capture keeps no flow (0): a redirect login's has its record or a problem (> 0).
   const code = refinedCode(outcome) ?? ERROR_CODES[outcome.code] ?? 'invalid_response';
   const next = POPUP_NEXT_STEPS[code] ?? '';
-  // An unknown state in a redirect login: most often the same answer opened again in another tab,
-  // after the tab that started the login used it; else a link someone else made. This document
-  // cannot tell which, nor whether a login went through (nothing is sent for an unknown state),
-  // so the words say what such a link does and never that the player is logged in.
-  const message = code == 'state_mismatch' && outcome.flow !== 0 ? 'state_used' : undefined;
+  // An unknown or used state: most often the same answer opened again in another tab, after the
+  // tab (or the popup) that started the login used it; else a link someone else made. (A popup
+  // login's, whose state only the token endpoint knows, is refused as not started in this browser,
+  // or, its login having an outcome already, 409: see the capture.) This document cannot tell
+  // which, nor whether a login went through, so the words say what such a link does and never
+  // that the player is logged in; in a popup's window, with Close.
+  const message = code == 'state_mismatch' ? 'state_used' : undefined;
   return { kind: 'error', code, flow, popup: outcome.flow === 0 ? next : undefined, message };
 }
 

@@ -3,7 +3,7 @@
  * entry to another (a purchase's game, a key's purchase, …).
  */
 import type { z } from 'zod';
-import type { PurchaseRecord, SeedObject } from './seed.js';
+import type { PurchaseRecord, SeedObject } from './seed-entries.js';
 
 /** The games a purchase bought: its bundle's, or its one game. */
 export function purchasedGames(purchase: Pick<PurchaseRecord, 'game_id' | 'bundle_game_ids'>): number[] {

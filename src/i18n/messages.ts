@@ -30,9 +30,13 @@ export function setMessages(locale: string, messages: Partial<WidgetMessages>): 
   changed();
 }
 
-/** The locale for a `lang` attribute's value (or none): the shipped or added one it matches, else the browser's, else English. */
+/**
+ * The locale for a `lang` attribute's value (or none): the shipped or added one it matches, else the
+ * browser's, else English. (Node 20 has no `navigator`, workerd's has no `languages`.)
+ */
 const localeOf = (lang: string | null | undefined): string =>
-  matchLocale([lang, ...navigator.languages], [...LOCALES, ...Object.keys(overrides)]) ?? 'en';
+  matchLocale([lang, ...((globalThis as { navigator?: Navigator }).navigator?.languages ?? [])], [...LOCALES, ...Object.keys(overrides)]) ??
+  'en';
 
 /** Each shipped locale's loading, started once: English is built in. */
 const loading: Record<string, Promise<void> | undefined> = {};
@@ -67,10 +71,11 @@ export function messagesFor<Words extends Partial<WidgetMessages>>(node: Element
 
 /**
  * The words of `lang` (a BCP 47 tag), or without it of the page (`<html lang>`, else the
- * browser's languages), over `en`, once its locale has loaded; in English when it fails to.
+ * browser's languages; where there is no document, only the latter), over `en`, once its locale
+ * has loaded; in English when it fails to.
  */
 export async function messagesIn<Words extends Partial<WidgetMessages>>(lang: string | undefined, en: Words): Promise<Words> {
-  const locale = localeOf(lang || documentProperty('documentElement').getAttribute('lang'));
+  const locale = localeOf(lang || (typeof document == 'object' ? documentProperty('documentElement').getAttribute('lang') : undefined));
   await load(locale);
   return wordsOf(locale, en);
 }

@@ -3,15 +3,17 @@
  * canvas, an engine): the words the callback page shows, in the player's language.
  */
 import { isErrorCode, type ItchOAuthErrorCode } from '../core/errors.js';
+import { problems } from './locales/en.js';
 import { messagesIn } from './messages.js';
-import { englishWords } from './player-words.js';
 
 /**
  * What to tell the player after a login failed with `code`, in `lang` (a BCP 47 tag such as
  * `'de'` or `'pt-BR'`) or, without it, in the page's language (`<html lang>`, else the
  * browser's); English when the language is not shipped or its file cannot load. Messages set
- * with `setMessages` count. Loads the language's file as the elements do (from `locales/` beside
- * the script-tag file; the button-only file loads English from there too).
+ * with `setMessages` count. English is built into every build (the script-tag files included):
+ * it needs no network, no DOM and no `navigator`, so it also answers in Node, Deno, Bun and
+ * workerd. Another language loads as the elements load it (from `locales/` beside a script-tag
+ * file).
  *
  * @example
  * login(options).catch(async (error) => game.showText(await playerMessage(error.code)));
@@ -20,6 +22,5 @@ import { englishWords } from './player-words.js';
  */
 export async function playerMessage(code: ItchOAuthErrorCode, lang?: string): Promise<string> {
   if (!isErrorCode(code)) throw TypeError(`playerMessage: ${JSON.stringify(code)} is not an error code`);
-  // (The code itself only when the button file's locales/en.js could not load.)
-  return (await messagesIn(lang, await englishWords()))[code] ?? code;
+  return (await messagesIn(lang, problems))[code];
 }

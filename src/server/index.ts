@@ -15,6 +15,9 @@ export {
   type Refusal,
   type OnLoginResult,
   type SetIfAbsent,
+  DEFAULT_RATE_LIMITS,
+  type RateLimitOptions,
+  type ClientAddress,
 } from './token-handler/index.js';
 export { OWNERSHIP_SCOPE, type OwnershipOptions, type Owns } from './token-handler/ownership.js';
 export * from './itch-api/schemas.js';

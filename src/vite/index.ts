@@ -1,10 +1,13 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Connect, HtmlTagDescriptor, Plugin } from 'vite';
+import { cspHash, devInlineHashes, withScriptHashes } from './dev-csp.js';
+import { appUsesLit, litProductionForPackage } from './lit-production.js';
+
+export { cspHash } from './dev-csp.js';
 
 export interface ItchOAuthCaptureOptions {
   /** The callback page or pages, as served, e.g. `/callback.html`. */
@@ -41,9 +44,10 @@ export interface ItchOAuthCaptureOptions {
    */
   routes?: readonly string[] | undefined;
   /**
-   * The callback page's `Content-Security-Policy` in dev and preview. Default
-   * `script-src 'self' <the capture's hash>; object-src 'none'; base-uri 'none'`; `false` sends none
-   * (e.g. for a framework plugin that adds inline scripts in dev).
+   * The callback page's `Content-Security-Policy` in preview (and what `api.callbackHeaders` says to
+   * send in production). Default `script-src 'self' <the capture's hash>; object-src 'none'; base-uri 'none'`;
+   * `false` sends none. In `vite` dev, the hashes of the inline scripts that Vite's dev server adds to
+   * the page (such as `@vitejs/plugin-react`'s preamble) are added to its `script-src`: only there.
    */
   csp?: string | false | undefined;
 }
@@ -70,9 +74,18 @@ export type ItchOAuthCapturePlugin = Plugin & {
   };
 };
 
-/** The CSP source expression (`'sha256-…'`) that allows an inline script with this exact text. */
-export function cspHash(scriptText: string): string {
-  return `'sha256-${createHash('sha256').update(scriptText, 'utf8').digest('base64')}'`;
+/** The request's path, without its query. */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
+}
+
+/**
+ * A GET or HEAD for the page itself: not a script's request for it (Vite answers those, such as an
+ * inline module's `?html-proxy`), as Vite's own HTML middleware decides.
+ * @see https://fetch.spec.whatwg.org/#concept-request-destination
+ */
+function isDocumentRequest(req: IncomingMessage): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && req.headers['sec-fetch-dest'] !== 'script';
 }
 
 function defaultCaptureSource(): string {
@@ -110,17 +123,26 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
   const handled = new Set(backendPath === undefined ? [] : [backendPath, ...(options.routes ?? [])]);
   const listener = options.handler === undefined ? undefined : getRequestListener(async (request) => options.handler!(request));
 
-  /** The token endpoint and the callback page's headers, in one of Vite's servers. */
-  const serve = (middlewares: Connect.Server, html: (page: string) => Promise<string>) => {
+  let litProduction = false;
+  const lit = litProductionForPackage(() => litProduction);
+
+  /** The token endpoint and the routes `handler` answers, in one of Vite's servers (before Vite's own answers). */
+  const serveHandler = (middlewares: Connect.Server) => {
+    if (listener === undefined) return;
+    middlewares.use((req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) =>
+      handled.has(pathOf(req)) ? void listener(req, res) : next(),
+    );
+  };
+  /** The callback page with its headers: `page` gives its HTML and its CSP (a page it cannot read is left to Vite). */
+  const servePage = (middlewares: Connect.Server, page: (pathname: string) => Promise<{ html: string; csp: string | false }>) => {
     middlewares.use((req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) => {
-      const pathname = (req.url ?? '/').split('?')[0]!;
-      if (listener !== undefined && handled.has(pathname)) return void listener(req, res);
-      if (!pages.has(pathname) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+      const pathname = pathOf(req);
+      if (!pages.has(pathname) || !isDocumentRequest(req)) return next();
       // Vite's own answer would say `Cache-Control: no-cache`: the page is answered here.
-      html(pathname).then(
-        (text) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...headers }).end(req.method === 'HEAD' ? '' : text),
-        next,
-      );
+      page(pathname).then(({ html, csp: policy }) => {
+        const sent = { ...CALLBACK_HEADERS, ...(policy === false ? {} : { 'Content-Security-Policy': policy }) };
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...sent }).end(req.method === 'HEAD' ? '' : html);
+      }, next);
     });
   };
   return {
@@ -134,14 +156,32 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
       order: 'post',
       handler: (_html, context) => (pages.has(context.path) ? tags : []),
     },
+    // In dev, the package's own imports of Lit get Lit's production build, pre-bundled or not,
+    // unless the app depends on Lit itself (then it wants Lit's development build, and one Lit).
+    config: (_config, { command }) => (command === 'serve' ? { optimizeDeps: { rolldownOptions: { plugins: [lit] } } } : undefined),
+    configResolved(config) {
+      litProduction = config.command === 'serve' && !appUsesLit(config.root);
+    },
+    resolveId: { order: 'pre', ...lit.resolveId },
     configureServer(server) {
-      // Through Vite's HTML transforms (which add the capture), as Vite would serve the page.
-      serve(server.middlewares, async (page) =>
-        server.transformIndexHtml(page, await readFile(path.join(server.config.root, page), 'utf8'), page),
-      );
+      serveHandler(server.middlewares);
+      // After Vite's own middlewares (a post hook), so that the page's inline modules
+      // (`/callback.html?html-proxy&index=0.js`) and every other request Vite answers reach Vite;
+      // through Vite's HTML transforms (which add the capture), as Vite would serve the page.
+      return () =>
+        servePage(server.middlewares, async (pathname) => {
+          const source = await readFile(path.join(server.config.root, pathname), 'utf8');
+          const html = await server.transformIndexHtml(pathname, source, pathname);
+          return { html, csp: csp === false ? false : withScriptHashes(csp, devInlineHashes(source, html)) };
+        });
     },
     configurePreviewServer(server) {
-      serve(server.middlewares, (page) => readFile(path.resolve(server.config.root, server.config.build.outDir, `.${page}`), 'utf8'));
+      serveHandler(server.middlewares);
+      // Before Vite's static files, which would send the built page without its headers.
+      servePage(server.middlewares, async (pathname) => ({
+        html: await readFile(path.resolve(server.config.root, server.config.build.outDir, `.${pathname}`), 'utf8'),
+        csp,
+      }));
     },
   };
 }

@@ -68,10 +68,15 @@ describe('checkLoginOptions', () => {
 });
 
 describe('login with an AbortSignal', () => {
-  it('closes the popup and rejects with aborted when the page aborts', async () => {
+  it('rejects with aborted when the page aborts, and closes the popup once its start page has asked, unanswered (a popup closed while its first page loads may stay open)', async () => {
     await preparePopupLogin();
-    let closed = false;
-    const popup = { ...fakePopup(), close: () => void (closed = true) } as unknown as Window;
+    let closed = 0;
+    const replies: unknown[] = [];
+    const popup = {
+      ...fakePopup(),
+      close: () => void closed++,
+      postMessage: (message: unknown) => void replies.push(message),
+    } as unknown as Window;
     const stub = stubWindow(
       () => popup,
       () => Response.json({ pending: true }, { status: 202 }),
@@ -88,7 +93,38 @@ describe('login with an AbortSignal', () => {
         (failure: unknown) => failure,
       );
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'aborted');
-      expect(closed, 'the popup was closed').to.equal(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed, 'not while its start page has not asked').to.equal(0);
+      const state = new URL(stub.opened[0]!).searchParams.get('state')!;
+      const event = new MessageEvent('message', { data: { itchOAuth: 'popup-start', state }, origin: location.origin });
+      Object.defineProperty(event, 'source', { value: popup });
+      dispatchEvent(event);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(closed, 'closed once its start page asked (well before its second)').to.equal(1);
+      expect(replies, 'the start page of a cancelled login is not answered').to.deep.equal([]);
+    } finally {
+      delete (navigator as { userActivation?: unknown }).userActivation;
+      stub.restore();
+    }
+  });
+
+  it('closes the popup of an aborted login after a second when its start page never asks', async () => {
+    await preparePopupLogin();
+    let closed = 0;
+    const popup = { ...fakePopup(), close: () => void closed++ } as unknown as Window;
+    const stub = stubWindow(
+      () => popup,
+      () => Response.json({ pending: true }, { status: 202 }),
+    );
+    Object.defineProperty(navigator, 'userActivation', { value: { isActive: true }, configurable: true });
+    try {
+      const cancel = new AbortController();
+      const result = login({ ...OPTIONS, signal: cancel.signal });
+      cancel.abort();
+      await result.catch(() => undefined);
+      expect(closed).to.equal(0);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(closed, 'closed after a second').to.equal(1);
     } finally {
       delete (navigator as { userActivation?: unknown }).userActivation;
       stub.restore();
@@ -285,6 +321,22 @@ describe('startLogin in popup mode', () => {
       const error = await startLogin(OPTIONS).result.catch((e: unknown) => e);
       expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'backend_rejected');
       expect((error as Error).message).to.contain('lacks the required scope');
+    } finally {
+      stub.restore();
+    }
+  });
+
+  it("rejects with service_unavailable when the backend's rate limit refuses the collection (429)", async () => {
+    // The token handler's answer over a per-client limit, as createTokenHandler sends it.
+    const stub = stubWindow(fakePopup, () =>
+      Response.json(
+        { errors: ['too many requests from this address: try again in 42 s'], code: 'service_unavailable' },
+        { status: 429, headers: { 'Retry-After': '42' } },
+      ),
+    );
+    try {
+      const error = await startLogin(OPTIONS).result.catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(ItchOAuthError).with.property('code', 'service_unavailable');
     } finally {
       stub.restore();
     }

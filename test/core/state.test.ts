@@ -174,11 +174,19 @@ describe('state', () => {
   });
 
   it('gives cookies_blocked, not a crash, when storage cannot be written', () => {
-    expectCode(() => saveFlow(brokenStorage, 'S', record()), 'cookies_blocked', /refuses this site's storage/);
+    expectCode(
+      () => saveFlow(brokenStorage, 'S', record()),
+      'cookies_blocked',
+      /^Your browser is blocking the cookies this login needs. Allow cookies for this site/,
+    );
   });
 
   it('gives cookies_blocked, not a crash, when storage cannot be read', () => {
-    expectCode(() => consumeFlow(brokenStorage, 'S'), 'cookies_blocked', /refuses this site's storage/);
+    expectCode(
+      () => consumeFlow(brokenStorage, 'S'),
+      'cookies_blocked',
+      /^Your browser is blocking the cookies this login needs. Allow cookies for this site/,
+    );
   });
 
   it('prunes quietly when storage is broken', () => {

@@ -150,13 +150,13 @@ test.describe('after a failure the player reads what happened and can go on', ()
     await tryAgain(page);
   });
 
-  test('service_unavailable: not answering, try again in a few minutes (never "refused"); Try again works once the server is back', async ({
+  test('service_unavailable: not answering, try again in a minute (never "refused"); Try again works once the server is back', async ({
     page,
   }) => {
     site.backendStatuses = [503];
     await loginThrough(page);
     const alert = page.getByRole('alert');
-    await expect(alert).toContainText("This site's server or itch.io is not answering right now. Try again in a few minutes.", {
+    await expect(alert).toContainText("This site's server or itch.io is not answering right now. Try again in a minute.", {
       timeout: 20_000,
     });
     await expect(alert).not.toContainText('refused');

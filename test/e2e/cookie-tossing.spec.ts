@@ -33,9 +33,12 @@ import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createSessions, createTokenHandler, type LoginContext, type Sessions } from '../../src/server/index.js';
 import { requireBrowser } from '../../scripts/find-browser.mjs';
+import { callback } from '../../src/i18n/locales/en.js';
 
 /** What <itch-oauth-callback> says for state_mismatch (src/elements/itch-oauth-callback.ts). */
-const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
+// A refused popup state says what such a link does (it works once, where the login started), as
+// redirect mode does, and never that the player is logged in.
+const STATE_MISMATCH_WORDS = callback.state_used;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // Each test walks a browser through several servers and a TLS handshake per origin: give it room on a busy machine.

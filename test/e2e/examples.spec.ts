@@ -11,7 +11,7 @@
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -164,6 +164,72 @@ async function logInDirectly(page: Page, origin: string): Promise<void> {
 function sessionCookieOf(answer: Response): { cookie: string; setCookie: string } {
   const setCookie = answer.headers.getSetCookie().find((value) => /^(__Host-)?itch-session=/.test(value)) ?? '';
   return { cookie: setCookie.split(';')[0]!, setCookie };
+}
+
+/** The resident memory of a process group (the example's server and what it started), in MB. */
+function groupRssMb(group: number): number {
+  const ps = spawnSync('ps', ['-o', 'rss=', '-g', String(group)], { encoding: 'utf8' });
+  return ps.stdout.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
+}
+
+/**
+ * PUTs `size` bytes of JSON-looking filler to `url` in 64 KiB chunks, announced by Content-Length
+ * or chunked, stopping once an answer comes; samples the server group's memory meanwhile.
+ */
+async function putHuge(
+  url: string,
+  headers: Record<string, string>,
+  size: number,
+  chunked: boolean,
+  group: number,
+): Promise<{ status: number; sentMb: number; peakMb: number }> {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let peakMb = groupRssMb(group);
+  const sampler = setInterval(() => {
+    peakMb = Math.max(peakMb, groupRssMb(group));
+  }, 50);
+  try {
+    return await new Promise((resolve, reject) => {
+      let sent = 0;
+      let answered = false;
+      const request = httpRequest(url, {
+        method: 'PUT',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+
+          ...(chunked ? {} : { 'Content-Length': String(size) }),
+        },
+      });
+      request.on('response', (response) => {
+        answered = true;
+        const sentMb = sent / 2 ** 20;
+        response.resume();
+        resolve({ status: response.statusCode!, sentMb, peakMb });
+        request.destroy();
+      });
+      // A server may end the connection rather than answer (wrangler dev does, to a chunked body):
+      // status 0 then, the body unread as well.
+      request.on('error', (error) => {
+        if (answered) return;
+        answered = true;
+        if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE')
+          resolve({ status: 0, sentMb: sent / 2 ** 20, peakMb });
+        else reject(error);
+      });
+      const pump = (): void => {
+        while (!answered && sent < size) {
+          sent += chunk.length;
+          if (!request.write(chunk)) return void request.once('drain', pump);
+        }
+        if (!answered) request.end();
+      };
+      request.write('{"stars":1,"x":"');
+      pump();
+    });
+  } finally {
+    clearInterval(sampler);
+  }
 }
 
 /** The callback page's headers (README, Security), as every example sends them. */
@@ -475,6 +541,54 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         const keys = (await (await fetch(`${origin}/.well-known/jwks.json`)).json()) as { keys: { kty: string; crv: string }[] };
         expect(keys.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
         framer.close();
+      });
+    }
+
+    if (example.name === 'static-node' || example.name === 'cloudflare-worker') {
+      // The game's save API reads its body within 1 KiB: a player with their own game token
+      // cannot make the server hold 100 MB (as request.json() would) whether the body says its
+      // length or comes chunked.
+      test('a 100 MB save is refused with 413 before it is read, and the server memory stays flat', async () => {
+        test.setTimeout(120_000);
+        const origin = running!.origin;
+        const gameOrigin = origin.replace('127.0.0.1', 'localhost');
+        const login = await fetch(`${origin}/auth/itch`, {
+          method: 'POST',
+          headers: { Origin: gameOrigin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ access_token: C.oauthToken }),
+        });
+        const { gameToken } = (await login.json()) as { gameToken: string };
+        expect(gameToken, 'a login the game started: a game token').toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+        const headers = { Authorization: `Bearer ${gameToken}`, Origin: gameOrigin };
+        const save = (body: string) =>
+          fetch(`${origin}/api/progress`, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body });
+        expect((await save(JSON.stringify({ stars: 7 }))).status, 'a save of its size').toBe(204);
+        expect((await save(JSON.stringify({ stars: 7, pad: 'x'.repeat(1100) }))).status, 'past 1 KiB').toBe(413);
+        expect((await save('{"stars":')).status, 'not JSON').toBe(400);
+
+        const group = running!.child.pid!;
+        const before = groupRssMb(group);
+        const size = 100 * 2 ** 20;
+        const figures: string[] = [];
+        for (const chunked of [false, true]) {
+          const { status, sentMb, peakMb } = await putHuge(`${origin}/api/progress`, headers, size, chunked, group);
+          figures.push(
+            `${chunked ? 'chunked' : 'Content-Length'}: ${status} after ${sentMb.toFixed(1)} MB sent, peak ${peakMb.toFixed(0)} MB`,
+          );
+          // (wrangler dev's local server, when the Worker refuses a chunked upload, passes its 413
+          // on, or ends the connection, or answers the rest of the upload 501 or 503: not saved.)
+          if (example.name === 'cloudflare-worker' && chunked) expect(status < 200 || status >= 400, figures.at(-1)).toBe(true);
+          else expect(status, figures.at(-1)).toBe(413);
+          // (wrangler dev's local server takes in the whole upload before it passes the Worker's
+          // answer on: there, the figure is the Worker's memory only.)
+          if (example.name === 'static-node') expect(sentMb, `refused early: ${figures.at(-1)}`).toBeLessThan(50);
+          expect(peakMb - before, `memory flat (${before.toFixed(0)} MB before): ${figures.at(-1)}`).toBeLessThan(50);
+        }
+        test
+          .info()
+          .annotations.push({ type: 'memory', description: `${example.name}: ${before.toFixed(0)} MB before; ${figures.join('; ')}` });
+        console.log(`${example.name}: ${before.toFixed(0)} MB before; ${figures.join('; ')}`);
+        expect((await save(JSON.stringify({ stars: 8 }))).status, 'still serving').toBe(204);
       });
     }
 

@@ -8,9 +8,12 @@ import { expect, test, type BrowserContext, type FrameLocator, type Page } from 
 import { popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
+import { callback } from '../../src/i18n/locales/en.js';
 
 /** What <itch-oauth-callback> says for state_mismatch (src/elements/itch-oauth-callback.ts). */
-const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
+// A refused popup state says what such a link does (it works once, where the login started), as
+// redirect mode does, and never that the player is logged in.
+const STATE_MISMATCH_WORDS = callback.state_used;
 
 let world: PopupWorld;
 async function start(options: PopupWorldOptions = {}): Promise<PopupWorld> {

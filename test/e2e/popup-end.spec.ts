@@ -193,7 +193,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     const { popup } = await clickForPopup(context, game);
     await approve(popup, C.users.gamer);
     const callback = popup.locator('itch-oauth-callback');
-    await expect(callback.getByRole('alert')).toContainText('Try again in a few minutes.', { timeout: 20_000 });
+    await expect(callback.getByRole('alert')).toContainText('Try again in a minute.', { timeout: 20_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
     await screenshot(popup, 'popup-server-down');

@@ -87,7 +87,7 @@ test("the site's server down: the popup on the browser's error page is closed an
   expect(Date.now() - startedAt).toBeLessThan(12_000);
 });
 
-test('itch.io down while the token is checked: the popup says to try again in a few minutes, Close ends it, and the game gets service_unavailable', async ({
+test('itch.io down while the token is checked: the popup says to try again in a minute, Close ends it, and the game gets service_unavailable', async ({
   page,
   context,
 }) => {
@@ -102,7 +102,7 @@ test('itch.io down while the token is checked: the popup says to try again in a 
   await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
   await popup.getByRole('button', { name: 'Approve' }).click();
   const alert = popup.getByRole('alert');
-  await expect(alert).toContainText("This site's server or itch.io is not answering right now. Try again in a few minutes.", {
+  await expect(alert).toContainText("This site's server or itch.io is not answering right now. Try again in a minute.", {
     timeout: 15_000,
   });
   await expect(alert).not.toContainText('refused');
@@ -115,7 +115,7 @@ test('playerMessage gives the sentence in the page language, or the one asked fo
   const game = await openGame(page);
   const frame = page.frames().find((candidate) => candidate.url().startsWith(world.game))!;
   expect(await frame.evaluate(() => (window as any).ItchOAuth.playerMessage('service_unavailable'))).toBe(
-    "This site's server or itch.io is not answering right now. Try again in a few minutes.",
+    "This site's server or itch.io is not answering right now. Try again in a minute.",
   );
   expect(await frame.evaluate(() => (window as any).ItchOAuth.playerMessage('cookies_blocked', 'de'))).toContain(
     'Erlaube Cookies für diese Website in den Datenschutzeinstellungen',

@@ -4,6 +4,7 @@ import '../../src/define.js';
 import type { ItchLoginButton } from '../../src/elements/itch-login-button.js';
 import { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from '../../src/elements/itch-login-button.styles.js';
 import { STATE_KEY_PREFIX } from '../../src/core/state.js';
+import { problems } from '../../src/i18n/locales/en.js';
 
 const REDIRECT = 'https://game.example/callback.html';
 
@@ -235,6 +236,22 @@ describe('<itch-login-button>', () => {
       Storage.prototype.setItem = original;
     }
     expect(visits).to.deep.equal([]);
+  });
+
+  it("says cookies_blocked in the player's words, which a page may show, and not in the console: nothing there to fix", async () => {
+    const { el, inner } = await button();
+    const original = Storage.prototype.setItem;
+    Storage.prototype.setItem = () => {
+      throw new DOMException('denied', 'SecurityError');
+    };
+    try {
+      setTimeout(() => inner.click());
+      const event = await oneEvent(el, 'itch-login-error');
+      expect(event.detail.message).to.equal(problems.cookies_blocked);
+    } finally {
+      Storage.prototype.setItem = original;
+    }
+    expect(errors).to.deep.equal([]);
   });
 
   it('takes the properties a script set before the element was defined', async () => {

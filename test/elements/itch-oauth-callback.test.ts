@@ -60,6 +60,18 @@ describe('<itch-oauth-callback>', () => {
     expect(events).to.deep.equal([]);
   });
 
+  it('links back to back-url, not the site root, when set and no login is in progress', async () => {
+    leave(undefined);
+    const { el } = await callback(html`<itch-oauth-callback back-url="https://pixelforge.itch.io/starfall-keep"></itch-oauth-callback>`);
+    expect(back(el)?.getAttribute('href')).to.equal('https://pixelforge.itch.io/starfall-keep');
+  });
+
+  it('falls back to the site root for a back-url that is no http(s) address nor path', async () => {
+    leave(undefined);
+    const { el } = await callback(html`<itch-oauth-callback back-url="javascript:alert(1)"></itch-oauth-callback>`);
+    expect(back(el)?.getAttribute('href')).to.equal('/');
+  });
+
   it("offers Close, not a way into the site, when no login is in progress in a popup login's window (its page reloaded)", async () => {
     leave({ code: code('backend_rejected'), flow: 0 });
     await callback();

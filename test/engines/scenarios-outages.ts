@@ -6,7 +6,7 @@
 // code with the player's words. Then the callback page of a redirect login meets each: its words,
 // its way on (clicked: where it leads), and axe on it.
 import assert from 'node:assert/strict';
-import { callback as en } from '../../src/i18n/locales/en.js';
+import { widget as en } from '../../src/i18n/locales/en.js';
 import { brokenStore } from '../e2e/support/broken-store.js';
 import { ENGINES, gamePage } from '../e2e/support/engine-stand-ins.js';
 import { startEngineWorld, type EngineWorld, type EngineWorldOptions } from '../e2e/support/engine-world.js';
@@ -131,8 +131,21 @@ const dropInsUnavailable: Scenario = {
   },
 };
 
+const dropInsEnglishAlone: Scenario = {
+  name: "English built in, each engine's drop-in: only the script files served (locales/ answers 404) and the site's server down, the game gets service_unavailable with the player's English words, never a code",
+  async run(session, context) {
+    const world = await dropInWorld({ locales: false });
+    world.backendDown = true;
+    try {
+      await throughEachDropIn(session, context, world, 'service_unavailable');
+    } finally {
+      await world.close();
+    }
+  },
+};
+
 const callbackUnavailable: Scenario = {
-  name: "outage, the callback page: the site's server answers 503 to the token; not answering, try again in a few minutes, with Try again and a link back to where the login started, which leads there; axe finds nothing",
+  name: "outage, the callback page: the site's server answers 503 to the token; not answering, try again in a minute, with Try again and a link back to where the login started, which leads there; axe finds nothing",
   async run(session, context) {
     const site = await startSite();
     try {
@@ -206,4 +219,4 @@ const cookiesBlocked: Scenario = {
 };
 
 /** service_unavailable and cookies_blocked, in every engine. */
-export const OUTAGE_SCENARIOS: Scenario[] = [dropInsUnavailable, callbackUnavailable, cookiesBlocked];
+export const OUTAGE_SCENARIOS: Scenario[] = [dropInsUnavailable, dropInsEnglishAlone, callbackUnavailable, cookiesBlocked];

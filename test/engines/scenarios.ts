@@ -14,6 +14,7 @@ import { newWindowFrom, waitFor, waitForText, waitForUrl, type Session, type Ses
 import { GAME_LOOP_SCENARIOS } from './scenarios-game-loop.js';
 import { trustedTypesScriptFiles } from './scenarios-trusted-types.js';
 import { approveOnConsentPage, buttonReady, openFramedGame, POPUP_BLOCKER_PROBE } from './steps.js';
+import { callback } from '../../src/i18n/locales/en.js';
 
 export interface ScenarioContext {
   /** The demo, started once for the whole run. */
@@ -608,7 +609,9 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** What <itch-oauth-callback> says for state_mismatch (as in test/e2e/popup-binding.spec.ts). */
-const STATE_MISMATCH_WORDS = 'This login was not started here, or it was already used.';
+// A refused popup state says what such a link does (it works once, where the login started), as
+// redirect mode does, and never that the player is logged in.
+const STATE_MISMATCH_WORDS = callback.state_used;
 
 /** The attacker's pair: a verifier it keeps, and the state made from it. */
 async function attackerPair(): Promise<{ verifier: string; state: string }> {

@@ -693,7 +693,8 @@ describe('popup relay: what an attacker cannot get', () => {
     assert.equal((await handler(deposit(waiting.state, (await begin(handler, waiting.state)).cookie))).status, 202);
     const bound = await pair();
     const { cookie } = await begin(handler, bound.state);
-    const before = (await keysOf(store)).length;
+    const counts = (key: string) => key.startsWith('itch-oauth:rate:itch:');
+    const before = (await keysOf(store)).filter((key) => !counts(key)).length;
     for (let i = 0; i < 20_000; i++) {
       const flood = await pair();
       const page = await handler(new Request(startUrl(flood.state)));
@@ -703,7 +704,8 @@ describe('popup relay: what an attacker cannot get', () => {
       );
       if (bind.status !== 403) assert.fail(`bind ${i} answered ${bind.status}`);
     }
-    const keys = await keysOf(store);
+    // The rate limits' counts (of calls to itch.io, one a second) expire at the end of their window.
+    const keys = (await keysOf(store)).filter((key) => !counts(key));
     assert.ok(keys.length <= before + NOTICE_SLOTS, `${keys.length} keys after the flood, ${before} before`);
     assert.deepEqual(
       keys

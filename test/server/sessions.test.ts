@@ -673,3 +673,33 @@ describe('logout everywhere through a real Redis shared by two instances', { ski
     assert.ok(ttl > 6 * 24 * 3600 && ttl <= 7 * 24 * 3600, `TTL ${ttl}`);
   });
 });
+
+describe('with the store down', () => {
+  it('logout and renew answer 503 with Retry-After (nothing revoked, the cookie kept), as a route does, and work again once it is back', async () => {
+    const store = createStorage({ driver: memoryDriver() });
+    let down = true;
+    const flaky = {
+      ...store,
+      getItem: (...args: Parameters<Storage['getItem']>) => (down ? Promise.reject(new Error('ECONNREFUSED')) : store.getItem(...args)),
+      setItem: (...args: Parameters<Storage['setItem']>) => (down ? Promise.reject(new Error('ECONNREFUSED')) : store.setItem(...args)),
+    } as unknown as Storage;
+    const { sessions, login } = setup({ store: flaky });
+    const { cookie } = await login();
+    const { gameToken } = (await login(GAME)).body;
+    const logout = await sessions.logout(request({ cookie, method: 'POST', origin: SITE, site: 'same-origin' }));
+    assert.equal(logout.status, 503);
+    assert.equal(logout.headers.get('retry-after'), '1');
+    assert.equal(logout.headers.get('set-cookie'), null, 'the cookie is kept: the session was not revoked');
+    const renewed = await sessions.renew(request({ bearer: gameToken!, method: 'POST', origin: GAME }));
+    assert.equal(renewed.status, 503);
+    assert.equal(renewed.headers.get('retry-after'), '1');
+    assert.equal(renewed.headers.get('access-control-allow-origin'), GAME, 'with CORS, so the game can read it');
+    const routed = await sessions.route({ allow: ['game'] }, () => new Response())(request({ bearer: gameToken!, origin: GAME }));
+    assert.equal(routed.status, 503);
+
+    down = false;
+    assert.equal((await sessions.logout(request({ cookie, method: 'POST', origin: SITE, site: 'same-origin' }))).status, 204);
+    assert.equal(await sessions.get(request({ cookie })), undefined, 'revoked once the store is back');
+    assert.equal((await sessions.renew(request({ bearer: gameToken!, method: 'POST', origin: GAME }))).status, 200);
+  });
+});

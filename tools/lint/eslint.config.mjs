@@ -16,6 +16,7 @@ export default tseslint.config(
       '**/playwright-report/**',
       '**/.readme-check/**',
       '**/examples/.cache/**',
+      '**/examples/.new-user/**',
       '**/examples/*/.wrangler/**',
       // The widget's files copied into the Worker example's assets (`itch-oauth-widget assets`): built output.
       '**/examples/cloudflare-worker/public/*.iife.js',

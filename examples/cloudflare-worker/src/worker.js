@@ -6,8 +6,8 @@
 // popup and gets a game token, which the Worker checks at /api/progress (its saves in Workers KV)
 // and renews at /api/renew; game servers check it with /.well-known/jwks.json.
 //
-// The popup logins under way and the revoked sessions are in the package's ItchOAuthStore, one
-// Durable Object that every Worker instance reaches (durableObjectStore): the first deposit wins
+// The popup logins under way and the revoked sessions are in the package's ItchOAuthStore, Durable
+// Objects that every Worker instance reaches (durableObjectStore): the first deposit wins
 // and a login is collected once, which Workers KV (eventually consistent) cannot promise.
 import { durableObjectStore } from 'itch-oauth-widget/cloudflare';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
@@ -26,6 +26,33 @@ const CALLBACK_HEADERS = {
     "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; " +
     "require-trusted-types-for 'script'; trusted-types itch-oauth-capture itch-oauth-locale lit-html",
 };
+
+/**
+ * The request's JSON body, read no further than `limit` bytes: `request.json()` would hold a body
+ * of any size in memory. Answers a Response instead when it refuses: 413 for a larger body (told
+ * by its Content-Length before a byte is read, or counted while reading), 400 for one not JSON.
+ */
+async function readJson(request, limit) {
+  const tooLarge = () => Response.json({ errors: [`the body is larger than ${limit} bytes`] }, { status: 413 });
+  if (Number(request.headers.get('Content-Length')) > limit) return tooLarge();
+  const reader = request.body?.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return tooLarge();
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  try {
+    return JSON.parse(text + decoder.decode());
+  } catch {
+    return Response.json({ errors: ['the body is not JSON'] }, { status: 400 });
+  }
+}
 
 // Made once per isolate, from env, and the same in every instance: SESSION_SECRET (.dev.vars for
 // `wrangler dev`; deployed, a secret) derives the same keys everywhere, so any instance opens a
@@ -61,7 +88,10 @@ const appOf = (env) =>
     const gameProgress = sessions.route({ allow: ['game'] }, async (request, session) => {
       const key = `progress:${session.user.id}`;
       if (request.method === 'PUT') {
-        const { stars } = await request.json();
+        // A save is a few bytes: anything past 1 KiB is refused (413) before it is read.
+        const body = await readJson(request, 1024);
+        if (body instanceof Response) return body;
+        const { stars } = Object(body);
         if (!Number.isSafeInteger(stars) || stars < 0) return Response.json({ errors: ['stars must be a whole number'] }, { status: 400 });
         await env.PROGRESS.put(key, JSON.stringify({ stars }));
         return new Response(null, { status: 204 });

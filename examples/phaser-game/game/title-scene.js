@@ -1,3 +1,4 @@
+import { playerMessage } from 'itch-oauth-widget';
 import Phaser from 'phaser';
 import { addButton } from './button.js';
 import { MEADOW } from './meadow.js';
@@ -22,7 +23,8 @@ export class TitleScene extends Phaser.Scene {
     const itch = (this.itch = this.plugins.get('ItchLogin'));
     // The login's outcome, for every scene that listens (the promise gives it too): { user, owns }.
     const onLogin = () => this.signedIn();
-    const onError = (error) => say(this.status, `Login failed: ${error.code}. Try again.`);
+    // A failure in the player's words (error.message is the developer's, for logs).
+    const onError = async (error) => say(this.status, await playerMessage(error.code));
     this.game.events.on('itch-login', onLogin);
     this.game.events.on('itch-login-error', onError);
     this.events.once('shutdown', () => {

@@ -28,7 +28,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Das itch.io-Fenster konnte nicht der Seite zugeordnet werden, die es geöffnet hat. Zu deiner Sicherheit wurde die Anmeldung beendet.',
   aborted: 'Die Anmeldung wurde abgebrochen.',
-  service_unavailable: 'Der Server dieser Website oder itch.io antwortet gerade nicht. Versuche es in ein paar Minuten erneut.',
+  service_unavailable: 'Der Server dieser Website oder itch.io antwortet gerade nicht. Versuche es in einer Minute erneut.',
   cookies_blocked:
     'Dein Browser blockiert die Cookies, die diese Anmeldung braucht. Erlaube Cookies für diese Website in den Datenschutzeinstellungen deines Browsers (Cookies und Websitedaten) und versuche es dann erneut.',
   next_not_owner: 'Hol es dir auf itch.io, oder melde dich dort ab, um das Konto zu verwenden, dem es gehört.',

@@ -28,7 +28,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'No se pudo vincular la ventana de itch.io con la página que la abrió, así que el inicio de sesión se detuvo por tu seguridad.',
   aborted: 'Se canceló el inicio de sesión.',
-  service_unavailable: 'El servidor de este sitio o itch.io no responde en este momento. Vuelve a intentarlo en unos minutos.',
+  service_unavailable: 'El servidor de este sitio o itch.io no responde en este momento. Vuelve a intentarlo en un minuto.',
   cookies_blocked:
     'Tu navegador está bloqueando las cookies que necesita este inicio de sesión. Permite las cookies de este sitio en la configuración de privacidad de tu navegador (cookies y datos de sitios) y vuelve a intentarlo.',
   next_not_owner: 'Consíguelo en itch.io, o cierra sesión allí para usar la cuenta que lo tiene.',

@@ -29,7 +29,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'La fenêtre itch.io n’a pas pu être reliée à la page qui l’a ouverte\u00a0: la connexion a été arrêtée pour votre sécurité.',
   aborted: 'La connexion a été annulée.',
-  service_unavailable: 'Le serveur de ce site ou itch.io ne répond pas pour le moment. Réessayez dans quelques minutes.',
+  service_unavailable: 'Le serveur de ce site ou itch.io ne répond pas pour le moment. Réessayez dans une minute.',
   cookies_blocked:
     'Votre navigateur bloque les cookies dont cette connexion a besoin. Autorisez les cookies pour ce site dans les paramètres de confidentialité de votre navigateur (cookies et données de site), puis réessayez.',
   next_not_owner: 'Procurez-vous le jeu sur itch.io, ou déconnectez-vous-y pour utiliser le compte qui le possède.',

@@ -28,7 +28,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Non è stato possibile collegare la finestra di itch.io alla pagina che l’ha aperta, quindi l’accesso è stato interrotto per la tua sicurezza.',
   aborted: 'L’accesso è stato annullato.',
-  service_unavailable: 'Il server di questo sito o itch.io non risponde in questo momento. Riprova tra qualche minuto.',
+  service_unavailable: 'Il server di questo sito o itch.io non risponde in questo momento. Riprova tra un minuto.',
   cookies_blocked:
     'Il tuo browser sta bloccando i cookie necessari per questo accesso. Consenti i cookie per questo sito nelle impostazioni sulla privacy del browser (cookie e dati dei siti), poi riprova.',
   next_not_owner: 'Procuratelo su itch.io, oppure esci da lì per usare l’account che lo possiede.',

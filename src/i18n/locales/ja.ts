@@ -27,7 +27,7 @@ export const widget: WidgetMessages = {
   not_owner: '続けるには、itch.io でこのゲームを所有している必要があります。',
   popup_unverified: 'itch.io のウィンドウを開いたページと結び付けられなかったため、安全のためログインを中止しました。',
   aborted: 'ログインはキャンセルされました。',
-  service_unavailable: 'このサイトのサーバーまたは itch.io が現在応答していません。数分後にもう一度お試しください。',
+  service_unavailable: 'このサイトのサーバーまたは itch.io が現在応答していません。1 分後にもう一度お試しください。',
   cookies_blocked:
     'ブラウザがこのログインに必要な Cookie をブロックしています。ブラウザのプライバシー設定 (Cookie とサイトデータ) でこのサイトの Cookie を許可してから、もう一度お試しください。',
   next_not_owner: 'itch.io でゲームを入手するか、itch.io からログアウトしてゲームを所有しているアカウントを使ってください。',

@@ -27,7 +27,7 @@ export const widget: WidgetMessages = {
   not_owner: '계속하려면 itch.io에서 이 게임을 소유하고 있어야 합니다.',
   popup_unverified: 'itch.io 창을 연 페이지와 연결할 수 없어 안전을 위해 로그인을 중단했습니다.',
   aborted: '로그인이 취소되었습니다.',
-  service_unavailable: '이 사이트의 서버 또는 itch.io가 지금 응답하지 않습니다. 몇 분 후에 다시 시도하세요.',
+  service_unavailable: '이 사이트의 서버 또는 itch.io가 지금 응답하지 않습니다. 1분 후에 다시 시도하세요.',
   cookies_blocked:
     '브라우저가 이 로그인에 필요한 쿠키를 차단하고 있습니다. 브라우저의 개인정보 설정(쿠키 및 사이트 데이터)에서 이 사이트의 쿠키를 허용한 후 다시 시도하세요.',
   next_not_owner: 'itch.io에서 게임을 받거나, itch.io에서 로그아웃한 뒤 게임을 소유한 계정을 사용하세요.',

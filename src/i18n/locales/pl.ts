@@ -28,7 +28,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Nie udało się powiązać okna itch.io ze stroną, która je otworzyła, więc dla twojego bezpieczeństwa logowanie zostało przerwane.',
   aborted: 'Logowanie zostało anulowane.',
-  service_unavailable: 'Serwer tej witryny lub itch.io nie odpowiada w tej chwili. Spróbuj ponownie za kilka minut.',
+  service_unavailable: 'Serwer tej witryny lub itch.io nie odpowiada w tej chwili. Spróbuj ponownie za minutę.',
   cookies_blocked:
     'Twoja przeglądarka blokuje pliki cookie potrzebne do logowania. Zezwól na pliki cookie dla tej witryny w ustawieniach prywatności przeglądarki (pliki cookie i dane witryn), a potem spróbuj ponownie.',
   next_not_owner: 'Zdobądź ją w itch.io albo wyloguj się tam, aby użyć konta, które ją posiada.',

@@ -28,7 +28,7 @@ export const widget: WidgetMessages = {
   popup_unverified:
     'Não foi possível vincular a janela do itch.io à página que a abriu, então o login foi interrompido para a sua segurança.',
   aborted: 'O login foi cancelado.',
-  service_unavailable: 'O servidor deste site ou o itch.io não está respondendo agora. Tente novamente em alguns minutos.',
+  service_unavailable: 'O servidor deste site ou o itch.io não está respondendo agora. Tente novamente em um minuto.',
   cookies_blocked:
     'Seu navegador está bloqueando os cookies de que este login precisa. Permita cookies para este site nas configurações de privacidade do navegador (cookies e dados de sites) e tente novamente.',
   next_not_owner: 'Obtenha o jogo no itch.io, ou saia da conta lá para usar a conta que o possui.',

@@ -27,7 +27,7 @@ export const widget: WidgetMessages = {
   not_owner: 'Devam etmek için bu oyuna itch.io’da sahip olmanız gerekiyor.',
   popup_unverified: 'itch.io penceresi onu açan sayfayla ilişkilendirilemedi, bu yüzden güvenliğiniz için giriş durduruldu.',
   aborted: 'Giriş iptal edildi.',
-  service_unavailable: 'Bu sitenin sunucusu veya itch.io şu anda yanıt vermiyor. Birkaç dakika sonra tekrar deneyin.',
+  service_unavailable: 'Bu sitenin sunucusu veya itch.io şu anda yanıt vermiyor. Bir dakika sonra tekrar deneyin.',
   cookies_blocked:
     'Tarayıcınız bu girişin ihtiyaç duyduğu çerezleri engelliyor. Tarayıcınızın gizlilik ayarlarında (çerezler ve site verileri) bu site için çerezlere izin verin, ardından tekrar deneyin.',
   next_not_owner: 'Oyunu itch.io’dan edinin ya da oyuna sahip olan hesabı kullanmak için orada oturumu kapatın.',

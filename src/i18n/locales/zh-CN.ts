@@ -27,7 +27,7 @@ export const widget: WidgetMessages = {
   not_owner: '你需要在 itch.io 上拥有这款游戏才能继续。',
   popup_unverified: '无法将 itch.io 窗口与打开它的页面关联起来，为了你的安全，登录已停止。',
   aborted: '登录已取消。',
-  service_unavailable: '此网站的服务器或 itch.io 暂时没有响应。请过几分钟再试。',
+  service_unavailable: '此网站的服务器或 itch.io 暂时没有响应。请过一分钟再试。',
   cookies_blocked: '你的浏览器阻止了此次登录所需的 Cookie。请在浏览器的隐私设置（Cookie 和网站数据）中允许此网站的 Cookie，然后重试。',
   next_not_owner: '在 itch.io 上获取这款游戏，或在那里退出登录，改用拥有它的账号。',
   next_backend_rejected: '如需使用其他 itch.io 账号，请先在 itch.io 上退出登录。',

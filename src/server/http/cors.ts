@@ -14,7 +14,7 @@ export interface CorsPolicy {
   methods: string;
   /** `Access-Control-Allow-Headers` of a preflight's answer, e.g. `Content-Type`. */
   headers: string;
-  /** `Access-Control-Expose-Headers` of the answers, e.g. `WWW-Authenticate`. */
+  /** `Access-Control-Expose-Headers` of the answers, when a page must read a header of them. */
   expose?: string | undefined;
 }
 

@@ -23,6 +23,7 @@ import { createStorage, type Storage } from 'unstorage';
 import { boundedCache } from '../bounded-cache.js';
 import type { Refusal } from '../http/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
+import { wakeOf, type Wake } from './wake.js';
 
 /** How long a popup login may take, from the start page to the collection. */
 export const POPUP_TTL_S = 10 * 60;
@@ -99,6 +100,19 @@ function slotOf(state: string, slots = NOTICE_SLOTS): number {
   return bits % slots;
 }
 
+/**
+ * Where a relay key's slot is on the ring of slots, from 0 (the first) to 1 (excluded): a login's
+ * or a claim's is its state's, a notice's or a code binding's its own; `undefined` for any other
+ * key. A store that spreads keys over several places by this (`durableObjectStore`) keeps a
+ * state's login, claims and notice in one, and a collection reads them in one request.
+ */
+export function relayPlaceOf(key: string): number | undefined {
+  const slot = /(?:^|:)popup-(notice|code):(\d{1,9})$/.exec(key);
+  if (slot !== null) return (Number(slot[2]) / (slot[1] === 'notice' ? NOTICE_SLOTS : CODE_SLOTS)) % 1;
+  const state = /(?:^|:)popup(?:-claim)?:(p\.[A-Za-z0-9_-]{43})(?::collected)?$/.exec(key);
+  return state === null ? undefined : slotOf(state[1]!) / NOTICE_SLOTS;
+}
+
 /** A code-confirmed binding in its slot. */
 interface CodeBinding {
   at: number;
@@ -116,8 +130,26 @@ const BASE64URL_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 const fresh = (at: unknown): boolean => typeof at === 'number' && Date.now() - at <= POPUP_TTL_S * 1000;
 
+/** A stored login, if it is one and young enough. */
+const asLogin = (entry: unknown): PopupLogin | undefined =>
+  entry !== null && typeof entry === 'object' && fresh((entry as PopupLogin).at) ? (entry as PopupLogin) : undefined;
+
+/** A stored notice, if it is `state`'s and young enough (its slot may hold another state's). */
+const asNotice = (state: string, entry: unknown): PopupNotice | undefined =>
+  entry !== null && typeof entry === 'object' && (entry as PopupNotice).state === state && fresh((entry as PopupNotice).at)
+    ? (entry as PopupNotice)
+    : undefined;
+
+/** Reads `keys` with one `getItems` (one request to a store that batches them): a value or `undefined` for each. */
+async function readTogether(store: Storage, keys: string[]): Promise<unknown[]> {
+  const found = new Map((await store.getItems(keys)).map(({ key, value }) => [key, value]));
+  return keys.map((key) => found.get(key) ?? undefined);
+}
+
 export class PopupRelay {
   private readonly setIfAbsent: SetIfAbsent;
+  /** Wakes the collections held for a state when the relay writes one of its entries. */
+  readonly wake: Wake;
 
   /** @param setIfAbsent the store's atomic step; by default detected from `store` ({@link setIfAbsentOf}). */
   constructor(
@@ -125,6 +157,12 @@ export class PopupRelay {
     setIfAbsent?: SetIfAbsent,
   ) {
     this.setIfAbsent = setIfAbsent ?? setIfAbsentOf(store, LOGIN_PREFIX);
+    this.wake = wakeOf(store, LOGIN_PREFIX);
+  }
+
+  /** The store entries a collection of `state` reads: its login and its notice's slot. */
+  keysOf(state: string): string[] {
+    return [LOGIN_PREFIX + state, NOTICE_PREFIX + slotOf(state)];
   }
 
   /** Whether this call is the first to claim `claim` (a state, or a state's collection). */
@@ -132,10 +170,10 @@ export class PopupRelay {
     return this.setIfAbsent.set(CLAIM_PREFIX + claim, POPUP_TTL_S);
   }
 
-  /** The login waiting under `state`, if any (left in place). */
-  async login(state: string): Promise<PopupLogin | undefined> {
-    const entry = await this.store.getItem<PopupLogin>(LOGIN_PREFIX + state);
-    return entry !== null && typeof entry === 'object' && fresh(entry.at) ? entry : undefined;
+  /** The login waiting under `state` (left in place) and the state's notice, read together: what a collection or a deposit needs first. */
+  async outcome(state: string): Promise<{ login: PopupLogin | undefined; notice: PopupNotice | undefined }> {
+    const [login, notice] = await readTogether(this.store, [LOGIN_PREFIX + state, NOTICE_PREFIX + slotOf(state)]);
+    return { login: asLogin(login), notice: asNotice(state, notice) };
   }
 
   /**
@@ -157,6 +195,7 @@ export class PopupRelay {
       await this.setIfAbsent.delete(CLAIM_PREFIX + state).catch(() => undefined);
       throw error;
     }
+    this.wake.changed(state);
     return 'kept';
   }
 
@@ -192,14 +231,10 @@ export class PopupRelay {
    * `'bound'`, `'taken'` when the state has one already, `'full'` when no slot is free.
    */
   async bindCode(state: string, binding: string): Promise<'bound' | 'taken' | 'full'> {
-    const first = slotOf(state, CODE_SLOTS);
     let free: number | undefined;
-    for (let probe = 0; probe < CODE_PROBES; probe++) {
-      const slot = (first + probe) % CODE_SLOTS;
-      const entry = await this.store.getItem<CodeBinding>(CODE_PREFIX + slot);
-      const live = entry !== null && typeof entry === 'object' && fresh(entry.at);
-      if (live && entry.state === state) return 'taken';
-      if (!live) free ??= slot;
+    for (const { slot, entry } of await this.codeSlots(state)) {
+      if (entry?.state === state) return 'taken';
+      if (entry === undefined) free ??= slot;
     }
     if (free === undefined) return 'full';
     await this.store.setItem(CODE_PREFIX + free, { at: Date.now(), state, binding } satisfies CodeBinding, { ttl: POPUP_TTL_S });
@@ -208,24 +243,33 @@ export class PopupRelay {
 
   /** The SHA-256 of the code-confirmed binding of `state`, if there is one. */
   async codeBinding(state: string): Promise<string | undefined> {
+    return (await this.codeSlots(state)).find(({ entry }) => entry?.state === state)?.entry?.binding;
+  }
+
+  /** The {@link CODE_PROBES} code slots from the state's own, read together, with their live bindings. */
+  private async codeSlots(state: string): Promise<{ slot: number; entry: CodeBinding | undefined }[]> {
     const first = slotOf(state, CODE_SLOTS);
-    for (let probe = 0; probe < CODE_PROBES; probe++) {
-      const entry = await this.store.getItem<CodeBinding>(CODE_PREFIX + ((first + probe) % CODE_SLOTS));
-      if (entry !== null && typeof entry === 'object' && entry.state === state && fresh(entry.at)) return entry.binding;
-    }
-    return undefined;
+    const slots = Array.from({ length: CODE_PROBES }, (_, probe) => (first + probe) % CODE_SLOTS);
+    const entries = await readTogether(
+      this.store,
+      slots.map((slot) => CODE_PREFIX + slot),
+    );
+    return slots.map((slot, at) => {
+      const entry = entries[at] as CodeBinding | undefined;
+      return { slot, entry: entry !== null && typeof entry === 'object' && fresh(entry.at) ? entry : undefined };
+    });
   }
 
   /** The notice of `state`, if its slot holds one for this state. */
   async notice(state: string): Promise<PopupNotice | undefined> {
-    const entry = await this.store.getItem<PopupNotice>(NOTICE_PREFIX + slotOf(state));
-    return entry !== null && typeof entry === 'object' && entry.state === state && fresh(entry.at) ? entry : undefined;
+    return asNotice(state, await this.store.getItem<PopupNotice>(NOTICE_PREFIX + slotOf(state)));
   }
 
-  /** Adds to the notice of `state` (`undefined` fields remove), in its slot. */
-  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>): Promise<void> {
-    const notice: PopupNotice = { ...(await this.notice(state)), ...change, at: Date.now(), state };
+  /** Adds to the notice of `state` (`undefined` fields remove), in its slot; `read`: what {@link outcome} just read, not read again. */
+  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>, read?: { notice: PopupNotice | undefined }): Promise<void> {
+    const notice: PopupNotice = { ...(read === undefined ? await this.notice(state) : read.notice), ...change, at: Date.now(), state };
     await this.store.setItem(NOTICE_PREFIX + slotOf(state), JSON.parse(JSON.stringify(notice)) as PopupNotice, { ttl: POPUP_TTL_S });
+    this.wake.changed(state);
   }
 
   /** Removes the notice of `state` (once its refusal is collected). */

@@ -20,8 +20,14 @@ function endpoint(settings: SessionsSettings, answer: (request: Request, own: st
   return async (request: Request): Promise<Response> => {
     const own = settings.ownOrigin(request);
     if (own === undefined) return misconfigured();
-    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own));
+    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own).catch(storeDown));
   };
+}
+
+/** The store failed (down, full): 503, to try again in a second; nothing was revoked nor renewed. */
+function storeDown(error: unknown): Response {
+  if (!(error instanceof SessionStoreError)) throw error;
+  return Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } });
 }
 
 /** A request to one of these endpoints, answered. */
@@ -79,8 +85,7 @@ export function createRoute(
       try {
         session = await find(request, carriers);
       } catch (error) {
-        if (!(error instanceof SessionStoreError)) throw error;
-        return Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } });
+        return storeDown(error);
       }
       if (session === undefined) return unauthorized('not signed in', carriers.has('game'));
       return 'error' in session ? dpopRefusal(session.error, session.why) : handler(request, session);

@@ -43,8 +43,9 @@ export interface Sessions {
   get(request: Request, options?: { allow?: readonly SessionCarrier[] | undefined }): Promise<Session | undefined>;
   /**
    * POST (or DELETE): 204, removing the cookie; with `store`, revokes the session of the cookie
-   * or of the game token (`Authorization: DPoP` with its proof, as `get`) everywhere. A cross-site request is refused
-   * (403), another method too (405).
+   * or of the game token (`Authorization: DPoP` with its proof, as `get`) everywhere. A cross-site
+   * request is refused (403), another method too (405). When the `store` fails: 503 with
+   * `Retry-After`, the cookie kept (the session was not revoked).
    */
   logout(request: Request): Promise<Response>;
   /** The public keys that verify game tokens, of every secret: serve them as JSON (`Response.json(await sessions.jwks())`). */
@@ -52,13 +53,16 @@ export interface Sessions {
   /**
    * For a valid game token (with its proof, as `get`): 200 `{ gameToken }`, a new one bound to the
    * same key, that expires `gameTokenMaxAge` from now but never later than `maxAge` after the
-   * login, and never for a revoked session; else 401 (`WWW-Authenticate: DPoP` says why). Answers CORS preflights and adds CORS headers for `allowedOrigins`.
+   * login, and never for a revoked session; else 401 (`WWW-Authenticate: DPoP` says why); 503
+   * with `Retry-After` when the `store` fails. Answers CORS preflights and adds CORS headers for
+   * `allowedOrigins`.
    */
   renew(request: Request): Promise<Response>;
   /**
    * An endpoint of the app's API: answers CORS preflights for `allowedOrigins` (allowing the
    * `Authorization` and `DPoP` headers), answers 401 `{ errors }` (with CORS headers, and
-   * `WWW-Authenticate: DPoP error=…` for a refused game token or proof) without a session that `allow` accepts, else calls
+   * `WWW-Authenticate: DPoP error=…` for a refused game token or proof) without a session that
+   * `allow` accepts, 503 with `Retry-After` when the `store` fails, else calls
    * `handler(request, session)` and adds the CORS headers to its answer.
    */
   route(

@@ -5,13 +5,17 @@
  * `onLogin` receives and returns in `on-login.ts`.
  */
 import type { ItchOAuthErrorCode } from '../../core/errors.js';
-import { errorResponse, refusalOf, storeErrorResponse } from '../http/answers.js';
+import { errorResponse, markRefusal, refusalOf, storeErrorResponse } from '../http/answers.js';
 import { preflight, withCors, type CorsPolicy } from '../http/cors.js';
 import { missingOrigin } from '../http/own-origin.js';
 import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../http/request-guard.js';
 import type { User } from '../itch-api/login-schemas.js';
 import { PopupRelay } from '../popup/relay.js';
 import { popupRoutes } from '../popup/routes.js';
+import { memoryCounters } from '../rate-limit/counters.js';
+import { createLimiter, type LimitedRoute, type Limiter } from '../rate-limit/limiter.js';
+import { storeCounters } from '../rate-limit/store-counters.js';
+import { popupUnavailablePage } from '../popup/start-page.js';
 import { readBody, type Body } from './body.js';
 import { loginAnswer, type LoginContext } from './on-login.js';
 import type { TokenHandlerOptions } from './options.js';
@@ -23,6 +27,8 @@ export type { Refusal } from '../http/answers.js';
 export type { SetIfAbsent } from '../popup/set-if-absent.js';
 export type { LoginContext, OnLoginResult } from './on-login.js';
 export { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } from './options.js';
+export { DEFAULT_RATE_LIMITS, type RateLimitOptions } from '../rate-limit/options.js';
+export type { ClientAddress } from '../rate-limit/client-address.js';
 
 /**
  * Creates the handler of the token endpoint, the route the widget POSTs the access token to:
@@ -35,12 +41,14 @@ export { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } f
  * `../popup/routes.ts`), answered before the cross-site check because it is a top-level navigation
  * from itch.io's or the opener's site, and writing nothing a flood could grow. Then it refuses a
  * cross-site request (403), another method (405), another content type (415), a body over the
- * limit (413) or of another shape (400); hands the popup relay's requests (binding, deposit,
+ * limit (413) or of another shape (400); counts the request against its client's rate limit
+ * (429 with `Retry-After` when over; see `rateLimit`); hands the popup relay's requests (binding, deposit,
  * collection) to it; asks `{apiBaseUrl}/credentials/info` about the token, refusing an unknown
  * token (401), one without a required scope (403) and one of another OAuth application (403);
  * reads `{apiBaseUrl}/profile`; with `ownership`, checks which games the user owns (403
  * `not_owner` when required and none); calls `onLogin`; and answers 200 `{ user }` (`{ user, owns }`
- * with `ownership`). When itch.io cannot be reached or fails, it answers 502. Every error answer is
+ * with `ownership`). When itch.io cannot be reached or fails, it answers 502; when the site is at
+ * its ceiling of calls to itch.io (`rateLimit.itchCallsPerSecond`), 503 with `Retry-After`. Every error answer is
  * `{ "errors": ["..."], "code"?: "..." }` and `Cache-Control: no-store`; the token is never echoed.
  *
  * @example
@@ -58,36 +66,51 @@ export { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } f
  */
 export function createTokenHandler(options: TokenHandlerOptions): (request: Request) => Promise<Response> {
   const settings = readOptions(options);
-  const verify = createVerify(settings);
+  const limiter = createRateLimiter(settings);
+  const verify = createVerify(settings, limiter?.itchFetch(settings.fetch) ?? ((input, init) => (settings.fetch ?? fetch)(input, init)));
   const logIn = async (context: LoginContext): Promise<Response> =>
     loginAnswer(
       await settings.onLogin(context),
       context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns },
     );
-  const relay = settings.popup === undefined ? undefined : createRelay(settings, verify, logIn);
-  // A game's collection carries its DPoP proof (see sessions/dpop.ts).
-  const cors: CorsPolicy = { allowed: settings.allowedOrigins, methods: 'POST', headers: 'Content-Type, DPoP' };
+  const relay =
+    settings.popup === undefined ? undefined : createRelay(settings, (token, request) => verify(token, limiter?.ticket(request)), logIn);
+  /** Counts the request against its client's limit: the 429 that refuses it, if over. */
+  const admit = async (request: Request, route: LimitedRoute) => limiter?.admit(request, route);
+  // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240); a game's
+  // collection carries its DPoP proof (see sessions/dpop.ts).
+  const cors: CorsPolicy = {
+    allowed: settings.allowedOrigins,
+    methods: 'POST',
+    headers: 'Content-Type, Prefer, DPoP',
+    expose: 'Preference-Applied',
+  };
 
   const handle = async (request: Request, own: string): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
     // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
-    if (request.method === 'GET' && new URL(request.url).searchParams.has('state'))
-      return relay === undefined ? relayOff(404) : relay.start(request, own);
+    if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) {
+      if (relay === undefined) return relayOff(404);
+      const over = await admit(request, 'popupStarts');
+      return over === undefined ? relay.start(request, own) : overPage(request, over);
+    }
     const crossSite = crossSiteProblem(request, own, settings.allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
     const early = preflight(request, own, cors);
     if (early !== undefined) return early;
     const body = await readPost(request, settings.maxBodyBytes);
     if (body instanceof Response) return body;
+    const over = await admit(request, routeOf[body.kind]);
+    if (over !== undefined) return over;
     if (body.kind === 'login') {
-      const verified = await verify(body.token);
+      const verified = await verify(body.token, limiter?.ticket(request));
       return verified instanceof Response
         ? verified
         : logIn({ ...verified, token: body.token, request, startedFrom: request.headers.get('origin') });
     }
     if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {
-      if (body.kind === 'collect') return await relay.collect(request, body.verifier);
+      if (body.kind === 'collect') return await relay.collect(request, body.verifier, body.seen);
       if (body.kind === 'bind') return await relay.bind(request, own, body.bind);
       return await relay.deposit(request, own, body.token, body.state);
     } catch (error) {
@@ -97,15 +120,50 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
 
   return async (request) => {
     const own = settings.ownOrigin(request);
-    const response = own === undefined ? errorResponse(500, missingOrigin('createTokenHandler')) : await handle(request, own);
+    let response: Response;
+    try {
+      response = own === undefined ? errorResponse(500, missingOrigin('createTokenHandler')) : await handle(request, own);
+    } finally {
+      await limiter?.settle(request);
+    }
     const refusal = refusalOf(response);
     if (refusal !== undefined) settings.onError(refusal);
     return own === undefined ? response : withCors(request, own, cors, response);
   };
 }
 
+/** Which per-client limit each kind of POST counts against. */
+const routeOf: Record<Exclude<Body, { kind: 'problem' }>['kind'], LimitedRoute> = {
+  login: 'tokens',
+  deposit: 'tokens',
+  bind: 'popupStarts',
+  collect: 'popupCollections',
+};
+
+/**
+ * The rate limits, counting what protects itch.io in `store` when there is one, the rest in this
+ * instance's memory (see createLimiter); `undefined` with `rateLimit: false`.
+ */
+function createRateLimiter(settings: HandlerSettings): Limiter | undefined {
+  if (settings.rateLimit === undefined) return undefined;
+  const local = memoryCounters();
+  const counters = settings.store === undefined ? local : storeCounters(settings.store, (message) => console.warn(message));
+  return createLimiter(settings.rateLimit, counters, local, settings.clientAddress);
+}
+
+/** A start page over its client's limit: the popup shows that the site is busy (429, its `Retry-After`). */
+function overPage(request: Request, over: Response): Response {
+  const page = popupUnavailablePage(request.headers.get('accept-language'));
+  page.headers.set('Retry-After', over.headers.get('Retry-After') ?? '60');
+  return markRefusal(new Response(page.body, { status: 429, headers: page.headers }), refusalOf(over)!);
+}
+
 /** The popup relay's routes, from the checked settings. */
-function createRelay(settings: HandlerSettings, verify: Verify, logIn: (context: LoginContext) => Promise<Response>) {
+function createRelay(
+  settings: HandlerSettings,
+  verify: (token: string, request: Request) => ReturnType<Verify>,
+  logIn: (context: LoginContext) => Promise<Response>,
+) {
   const popup = settings.popup!;
   return popupRoutes({
     relay: new PopupRelay(popup.store, popup.storeSetIfAbsent),

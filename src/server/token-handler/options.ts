@@ -7,6 +7,8 @@ import type { Refusal } from '../http/answers.js';
 import type { FetchFunction } from '../itch-api/request.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
+import type { ClientAddress } from '../rate-limit/client-address.js';
+import type { RateLimitOptions } from '../rate-limit/options.js';
 import type { LoginContext, OnLoginResult } from './on-login.js';
 import type { OwnershipOptions } from './ownership.js';
 
@@ -114,6 +116,38 @@ export interface TokenHandlerOptions {
    * itch.io failing during the check is a 502. See `OwnershipOptions`.
    */
   ownership?: OwnershipOptions | undefined;
+  /**
+   * The client's address of a request, for the per-client rate limits: from the socket (see the
+   * deploy guide for `node:http`, Hono, Express, Deno and Bun), or from a header that only your
+   * own proxy sets. `undefined` (or nothing) for a request whose address is not known: it meets
+   * only the limits of all clients together. An IPv6 address counts by its /64 network.
+   *
+   * Default: on Cloudflare Workers (`navigator.userAgent` is `Cloudflare-Workers`) the
+   * `CF-Connecting-IP` header, which Cloudflare's edge sets to the address it accepted the
+   * connection from, whatever the client sent; anywhere else none, since there that header is
+   * one any client can write.
+   */
+  clientAddress?: ClientAddress | undefined;
+  /**
+   * The rate limits, on by default: per client (by `clientAddress`) on tokens to check, on tokens
+   * itch.io has not accepted, on popup start pages and bindings, and on popup collections, each in
+   * a minute; and on the calls to itch.io per second, all clients together. The defaults are ones
+   * that 30 players behind one shared address never meet; see {@link RateLimitOptions} for each
+   * number and why. Over a per-client limit: 429 with `Retry-After`, no call to itch.io, nothing
+   * stored; the browser reports `service_unavailable`. With `store`, the counts that protect
+   * itch.io (tokens, those not accepted, calls) are kept there, so that every instance counts
+   * together (an atomic `INCRBY` on Redis, an atomic increment in the Durable Object of
+   * `itch-oauth-widget/cloudflare`); the popup routes' counts stay in each instance's memory,
+   * since counting them in the store would cost it as much as the requests they limit. A store that
+   * fails leaves each instance counting alone, with a warning, never refusing everyone nor no one.
+   *
+   * Besides, itch.io is asked once per token: checks of one token at the same time share one
+   * call, and a token itch.io refused is refused again from memory for a minute.
+   *
+   * `false` turns the limits off (a site that limits in front of the handler); an object changes
+   * some numbers (`Infinity`: that one off).
+   */
+  rateLimit?: false | RateLimitOptions | undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import { failureInWords, isRefusedByItch, ItchApiError } from '../itch-api/error
 import type { FetchFunction } from '../itch-api/request.js';
 import type { User } from '../itch-api/login-schemas.js';
 import type { Refusal } from '../http/answers.js';
+import { ItchCeilingReached } from '../rate-limit/limiter.js';
 
 /**
  * Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`.
@@ -161,6 +162,7 @@ async function ownsGame(itch: LoginClient, gameId: number, userId: number, byApi
 /** itch.io did not answer the check: 502, with a message that helps the developer (never the key). */
 function failedCheck(error: unknown, byApiKey: boolean): Refusal {
   if (!(error instanceof ItchApiError)) throw error;
+  if (error.cause instanceof ItchCeilingReached) return { status: 503, message: error.cause.message, code: 'service_unavailable' };
   const game = /\/games\/(\d+)\//.exec(error.endpoint)?.[1] ?? '?';
   if (isRefusedByItch(error)) {
     const hint =

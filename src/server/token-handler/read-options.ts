@@ -13,6 +13,8 @@ import { assertApiBaseUrl, assertTimeout } from '../itch-api/client-arguments.js
 import { DEFAULT_API_BASE_URL, DEFAULT_TIMEOUT_MS } from '../itch-api/login-client.js';
 import type { FetchFunction } from '../itch-api/request.js';
 import { memoryPopupStore } from '../popup/relay.js';
+import { defaultClientAddress, type ClientAddress } from '../rate-limit/client-address.js';
+import { readRateLimit, type RateLimits } from '../rate-limit/options.js';
 import type { SetIfAbsent } from '../popup/set-if-absent.js';
 import type { SeveredOpener } from '../popup/start-page.js';
 import { DEFAULT_MAX_BODY_BYTES, type PopupOptions, type TokenHandlerOptions } from './options.js';
@@ -40,6 +42,12 @@ export interface HandlerSettings {
   /** `undefined`: no ownership check. */
   ownership: OwnershipSettings | undefined;
   onError: (refusal: Refusal) => void;
+  /** `undefined`: no rate limits (`rateLimit: false`). */
+  rateLimit: RateLimits | undefined;
+  /** `undefined`: clients are not told apart (only the limits of all clients together apply). */
+  clientAddress: ClientAddress | undefined;
+  /** The `store` option: where the rate limits count, shared by instances (`undefined`: in memory). */
+  store: Storage | undefined;
 }
 
 /** The `popup` option with its defaults, and the store popup logins wait in. */
@@ -76,7 +84,17 @@ export function readOptions(options: TokenHandlerOptions): HandlerSettings {
     popup: readPopupOption(options),
     ownership: options.ownership === undefined ? undefined : readOwnershipOption(options.ownership),
     onError,
+    rateLimit: readRateLimit(options.rateLimit),
+    clientAddress: readClientAddress(options.clientAddress),
+    store: options.store,
   };
+}
+
+function readClientAddress(value: unknown): ClientAddress | undefined {
+  if (value === undefined) return defaultClientAddress();
+  if (typeof value !== 'function')
+    throw new TypeError('clientAddress must be a function (request) => the client address (a string) or undefined');
+  return value as ClientAddress;
 }
 
 /** The default `onError`: one line for the developer. */

@@ -40,6 +40,8 @@ export interface EngineWorld {
 export interface EngineWorldOptions {
   /** More options of the token handler (e.g. a `store` that fails, as a store that is down does). */
   handler?: Partial<TokenHandlerOptions>;
+  /** `false`: `dist/locales/` answers 404, as where only the script files are served. */
+  locales?: false;
 }
 
 /** Answers a request to the game's origin; false when it is not the caller's. */
@@ -60,7 +62,7 @@ export function packageFile(path: string): string | undefined {
   }
 }
 
-export async function startEngineWorld(gameRoute: GameRoute, { handler }: EngineWorldOptions = {}): Promise<EngineWorld> {
+export async function startEngineWorld(gameRoute: GameRoute, { handler, locales }: EngineWorldOptions = {}): Promise<EngineWorld> {
   const emulator = await startEmulator();
   const client = C.clients.demo;
   const world = { emulator, backendDown: false } as EngineWorld;
@@ -74,7 +76,7 @@ export async function startEngineWorld(gameRoute: GameRoute, { handler }: Engine
     return progressRoute(request);
   });
   const serveFile = (path: string, res: ServerResponse): boolean => {
-    const body = packageFile(path);
+    const body = locales === false && path.startsWith('/dist/locales/') ? undefined : packageFile(path);
     if (body === undefined) return false;
     send(res, 200, 'text/javascript', body);
     return true;
