@@ -63,6 +63,8 @@ export interface CollectHooks {
   code(code: string | undefined): void;
   /** Whether the popup's state is hidden (severed opener), after every answer: the caller then offers to cancel. */
   waiting?: ((hidden: boolean) => void) | undefined;
+  /** A DPoP proof for each collection (`gameSession()`'s key, which the answer's game token is bound to). */
+  proof?: ((url: string) => Promise<string>) | undefined;
 }
 
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
@@ -87,7 +89,7 @@ export async function collect(
   /** The backend said itch.io could not check the popup's token: the popup shows that outage. */
   let unavailable = false;
   /** How the backend is asked: to hold (with what this page read last, once it held), or not (it cannot be asked to). */
-  const hold: Hold = { wait: HOLD_S, seen: undefined, refused: false };
+  const hold: Hold = { wait: HOLD_S, seen: undefined, refused: false, proof: hooks.proof };
   /** Severed: it could never be seen, or it read as closed after it left for an itch.io page that severs popups (or soon after, when the backend could not tell whether it does). */
   const isSevered = () =>
     popup === null ||

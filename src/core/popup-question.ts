@@ -63,6 +63,8 @@ export interface Hold {
   seen: string | undefined;
   /** The backend is no longer asked to hold (a question failed: its CORS preflight may refuse `Prefer`). */
   refused: boolean;
+  /** A DPoP proof for each question (`gameSession()`'s key, which the answer's game token is bound to). */
+  proof?: ((url: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -89,7 +91,11 @@ async function ask(
   try {
     return await fetch(backend, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(holding && { Prefer: `wait=${hold.wait}` }) },
+      headers: {
+        'Content-Type': 'application/json',
+        ...(holding && { Prefer: `wait=${hold.wait}` }),
+        ...(hold.proof && { DPoP: await hold.proof(backend.href) }),
+      },
       // (JSON leaves out a field that is undefined: no popup_seen until the backend held.)
       body: JSON.stringify({ popup_verifier: verifier, popup_seen: holding ? hold.seen : undefined }),
       credentials: 'same-origin',

@@ -133,9 +133,9 @@ for (const engine of ENGINES) {
       // The site received the game token on both calls; the engine's side was never handed it.
       const calls = world.apiCalls.slice(before);
       expect(calls.map((call) => call.method)).toEqual(['PUT', 'GET']);
-      const token = calls[0]!.authorization?.replace(/^Bearer /, '') ?? '';
+      const token = calls[0]!.authorization?.replace(/^DPoP /, '') ?? '';
       expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
-      expect(calls[1]!.authorization).toBe(`Bearer ${token}`);
+      expect(calls[1]!.authorization).toBe(`DPoP ${token}`);
       const handed = await page.evaluate(() =>
         JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { outcomes: unknown }).outcomes]),
       );
@@ -179,7 +179,7 @@ for (const engine of ENGINES) {
       const [read] = await page.evaluate(() => (window as unknown as { fetched: { status: number; body: string }[] }).fetched);
       expect(read!.status).toBe(200);
       expect(JSON.parse(read!.body)).toMatchObject({ user: C.users.gamer });
-      const token = world.apiCalls[before]!.authorization?.replace(/^Bearer /, '') ?? '';
+      const token = world.apiCalls[before]!.authorization?.replace(/^DPoP /, '') ?? '';
       expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
       const handed = await page.evaluate(() =>
         JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { restored: unknown }).restored]),

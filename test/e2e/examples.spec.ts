@@ -517,12 +517,16 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
           '/api/progress 200',
         ]);
         for (const call of calls) {
-          expect(call.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+          expect(call.authorization).toMatch(/^DPoP [\w-]+\.[\w-]+\.[\w-]+$/);
           expect(call.cookie).toBeUndefined();
         }
         const tokens = new Set(calls.map((call) => call.authorization));
         expect(tokens.size, 'three logins and one renewal: four tokens').toBe(4);
-        const token = calls.at(-1)!.authorization!.slice('Bearer '.length);
+        const token = calls.at(-1)!.authorization!.slice('DPoP '.length);
+        // A copy of the bound token, without a proof by the game's key, opens nothing.
+        expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin, Authorization: `Bearer ${token}` } })).status).toBe(
+          401,
+        );
         // A game token does not open the site's own routes, and its API refuses no token and a forged one.
         expect((await fetch(`${origin}/me`, { headers: { Authorization: `Bearer ${token}` } })).status, '/me is for the cookie').toBe(401);
         expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin } })).status).toBe(401);

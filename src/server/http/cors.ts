@@ -56,7 +56,8 @@ export function withCors(request: Request, own: string, policy: Pick<CorsPolicy,
   if (!/\borigin\b/i.test(headers.get('vary') ?? '')) headers.append('Vary', 'Origin');
   if (origin !== null && origin !== own && policy.allowed.has(origin)) {
     headers.set('Access-Control-Allow-Origin', origin);
-    if (policy.expose !== undefined) headers.set('Access-Control-Expose-Headers', policy.expose);
+    // Beside any the answer exposes itself.
+    if (policy.expose !== undefined) headers.append('Access-Control-Expose-Headers', policy.expose);
   }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -77,11 +77,12 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     settings.popup === undefined ? undefined : createRelay(settings, (token, request) => verify(token, limiter?.ticket(request)), logIn);
   /** Counts the request against its client's limit: the 429 that refuses it, if over. */
   const admit = async (request: Request, route: LimitedRoute) => limiter?.admit(request, route);
-  // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240).
+  // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240); a game's
+  // collection carries its DPoP proof (see sessions/dpop.ts).
   const cors: CorsPolicy = {
     allowed: settings.allowedOrigins,
     methods: 'POST',
-    headers: 'Content-Type, Prefer',
+    headers: 'Content-Type, Prefer, DPoP',
     expose: 'Preference-Applied',
   };
 
