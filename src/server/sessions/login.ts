@@ -31,9 +31,14 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
       console.warn(`itch-oauth-widget: refused (403): ${why}`);
       return Response.json({ errors: [why] }, { status: 403, headers: { 'Cache-Control': 'no-store' } });
     }
+    // No proof where one is required: the login answers who logged in, and issues no game token
+    // (one without a binding could be used by whoever copies it; a game that calls the site's API
+    // logs in through gameSession(), which proves its key).
+    if (!request.headers.has('dpop') && settings.dpop === 'required')
+      return Response.json(answer, { headers: { 'Cache-Control': 'no-store' } });
     // The proof of the request that collects the token (the popup collection, or the game's own
     // POST): the token is bound to its key. A bad proof is refused in either mode, never ignored.
-    if (request.headers.has('dpop') || settings.dpop === 'required') {
+    if (request.headers.has('dpop')) {
       const proof = await checkProof(request, site, settings.replay);
       if ('error' in proof) {
         console.warn(`itch-oauth-widget: refused (401): no game token for a login started from ${startedFrom}: ${proof.why}`);

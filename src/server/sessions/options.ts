@@ -58,7 +58,8 @@ export interface SessionsOptions {
   origin?: string | undefined;
   /**
    * How game tokens are tied to the game's key (DPoP, RFC 9449). `'required'` (the default): a
-   * game login gets a game token only with a `DPoP` proof, the token is bound to the proof's key
+   * game login gets a game token only with a `DPoP` proof (without one it is answered who logged
+   * in, and no token), the token is bound to the proof's key
    * (`cnf.jkt`) and counts only as `Authorization: DPoP` with a fresh proof of each request, so a
    * copy read out of the game's storage is worthless elsewhere; `gameSession()` does all this.
    * `'optional'` is weaker, for clients you wrote yourself: a proof binds, but a login without
