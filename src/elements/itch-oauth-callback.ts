@@ -40,7 +40,9 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
       // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
       // reloaded, offers Close as the ending did rather than a way into the site.
       if ((documentOutcome.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
-      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null;
+      // Or the capture's mark of a popup login's page (its history entry's state, `true`), reloaded
+      // before the outcome was shown.
+      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
     } catch {
       documentOutcome.outcome = undefined;
     }
