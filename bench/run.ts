@@ -183,14 +183,15 @@ lines.push(
 const table = lines.join('\n');
 const results = fileURLToPath(new URL('./results.md', import.meta.url));
 const intro = '# Benchmarks\n\nWritten by `npm run bench` (bench/run.ts); see the README for how to read it.\n\n';
-// bench/server-compare.ts's section (the server beside an older tree) stays until it runs again.
-const compared = /<!-- server-compare -->[\s\S]*<!-- \/server-compare -->/.exec(
-  existsSync(results) ? readFileSync(results, 'utf8') : '',
-)?.[0];
-writeFileSync(
-  results,
-  `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}${compared ? `\n${compared}\n` : ''}`,
-);
+// Sections written by other scripts stay until those run again: bench/server-compare.ts's (the
+// server beside an older tree) and bench/popup-timing.ts's (old and new popup logins side by side).
+const before = existsSync(results) ? readFileSync(results, 'utf8') : '';
+const kept = ['server-compare', 'popup-timing']
+  .map((name) => new RegExp(`<!-- ${name} -->[\\s\\S]*<!-- \\/${name} -->`).exec(before)?.[0])
+  .filter((section) => section !== undefined)
+  .map((section) => `\n${section}\n`)
+  .join('');
+writeFileSync(results, `${intro}${table}\n${problems.length ? `\n**Problems:** ${problems.join('; ')}\n` : ''}${kept}`);
 process.stdout.write(`${table}\n`);
 log(`done in ${Math.round((Date.now() - started) / 1000)} s; written to bench/results.md`);
 if (problems.length) {

@@ -1,9 +1,11 @@
 // How much createSessions costs per request: cookie reads (JWE dir+A256GCM decryption), game token
-// reads (Ed25519 verification) and logins (encryption or signing), beside a Map lookup, the cost of
-// a server-side session table. One process, one operation at a time (one core): part of
+// reads (Ed25519 verification; bound to a key, with the ES256 verification of its DPoP proof) and
+// logins (encryption or signing), beside a Map lookup, the cost of a server-side session table. One process, one operation at a time (one core): part of
 // `npm run bench` (bench/run.ts), or alone with `npx tsx bench/sessions.ts`.
+import { createHash, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createSessions, type LoginContext } from '../src/server/index.js';
 import { quantile } from './stats.js';
 
@@ -18,6 +20,22 @@ export interface SessionsRow {
   p50Us: number;
   p99Us: number;
 }
+
+/** A game's DPoP key (ES256), and proofs by it of `GET url` for a token, as gameSession() sends them. */
+async function dpopSigner() {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = await exportJWK(publicKey);
+  return (method: string, url: string, token?: string) =>
+    new SignJWT({
+      htm: method,
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      jti: randomBytes(16).toString('base64url'),
+      ...(token === undefined ? {} : { ath: createHash('sha256').update(token).digest('base64url') }),
+    })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
+      .sign(privateKey);
+}
 const user = {
   id: 1,
   username: 'leafo',
@@ -31,15 +49,19 @@ const user = {
 
 /** Every figure of createSessions, measured in this process one after the other. */
 export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBytes: number; gameTokenBytes: number }> {
-  const sessions = createSessions({ secrets: ['bench secret of at least thirty-two characters'], allowedOrigins: [GAME], origin: SITE });
-  const context = (startedFrom: string | null): LoginContext => ({
+  const secrets = ['bench secret of at least thirty-two characters'];
+  // Unbound game tokens (Bearer) as before DPoP, under 'optional'; bound ones under the default.
+  const sessions = createSessions({ secrets, allowedOrigins: [GAME], origin: SITE, dpop: 'optional' });
+  const bound = createSessions({ secrets, allowedOrigins: [GAME], origin: SITE });
+  const context = (startedFrom: string | null, dpop?: string): LoginContext => ({
     user,
     scopes: ['profile:me'],
     token: 'ItchAccessToken0123456789abcdefghijklmno',
     owns: { 2001: true },
-    request: new Request(`${SITE}/auth/itch`, { method: 'POST' }),
+    request: new Request(`${SITE}/auth/itch`, { method: 'POST', headers: dpop === undefined ? {} : { DPoP: dpop } }),
     startedFrom,
   });
+  const sign = await dpopSigner();
 
   const cookieLogin = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
   const cookie = cookieLogin.headers['Set-Cookie']!.split(';')[0]!;
@@ -57,18 +79,33 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
     const { gameToken: token } = (await ((await sessions.onLogin(context(GAME))) as Response).json()) as { gameToken: string };
     gameRequests.push(new Request(`${SITE}/api/me`, { headers: { Authorization: `Bearer ${token}` } }));
   }
+  // Bound tokens: each read carries a proof of its own (a proof counts once), made beforehand (the
+  // game's cost, not the server's): more than the reads that the measurement makes.
+  const BOUND_READS = Number(process.env['BENCH_BOUND_READS'] ?? 30_000);
+  const boundTokens: string[] = [];
+  for (let i = 0; i < DISTINCT; i++) {
+    const answer = (await bound.onLogin(context(GAME, await sign('POST', `${SITE}/auth/itch`)))) as Response;
+    boundTokens.push(((await answer.json()) as { gameToken: string }).gameToken);
+  }
+  const boundRequests: Request[] = [];
+  for (let i = 0; i < BOUND_READS; i++) {
+    const token = boundTokens[i % DISTINCT]!;
+    boundRequests.push(
+      new Request(`${SITE}/api/me`, { headers: { Authorization: `DPoP ${token}`, DPoP: await sign('GET', `${SITE}/api/me`, token) } }),
+    );
+  }
   let turn = 0;
   const table = new Map<string, unknown>([[cookie, { user }]]);
 
   const rows: SessionsRow[] = [];
   /** Runs `operation` one at a time for SECONDS: operations per second and the p50/p99 latency in µs. */
-  async function measure(name: string, operation: () => unknown): Promise<void> {
+  async function measure(name: string, operation: () => unknown, max = Infinity): Promise<void> {
     for (let i = 0; i < 500; i++) await operation(); // warm-up
     const latencies: number[] = [];
     const end = performance.now() + SECONDS * 1000;
     let start = performance.now();
     const first = start;
-    while (start < end) {
+    while (start < end && latencies.length < max - 500) {
       await operation();
       const now = performance.now();
       latencies.push((now - start) * 1000);
@@ -95,6 +132,14 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
   await measure('get: game token, cold (EdDSA)', async () => {
     if ((await sessions.get(gameRequests[turn++ % DISTINCT]!, { allow: ['game'] })) === undefined) throw new Error('no session');
   });
+  let boundTurn = 0;
+  await measure(
+    'get: bound game token + DPoP proof, cold (EdDSA + ES256)',
+    async () => {
+      if ((await bound.get(boundRequests[boundTurn++]!, { allow: ['game'] })) === undefined) throw new Error('no session');
+    },
+    BOUND_READS,
+  );
   await measure('onLogin: site cookie', () => sessions.onLogin(context(SITE)));
   await measure('onLogin: game token', () => sessions.onLogin(context(GAME)));
   return { rows, cookieBytes: cookie.length, gameTokenBytes: gameToken.length };
@@ -109,7 +154,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   );
   for (const { name, rate, p50Us, p99Us } of rows) {
     console.log(
-      `${name.padEnd(34)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${p50Us.toFixed(1).padStart(6)} µs   p99 ${p99Us.toFixed(1).padStart(6)} µs`,
+      `${name.padEnd(56)} ${Math.round(rate).toLocaleString('en').padStart(11)}/s   p50 ${p50Us.toFixed(1).padStart(6)} µs   p99 ${p99Us.toFixed(1).padStart(6)} µs`,
     );
   }
 }

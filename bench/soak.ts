@@ -49,12 +49,12 @@ const T = {
 /** While the faults last: the share of itch.io calls answered 5xx, and the share delayed. */
 const ITCH_FAULTS = { failing: 0.15, slow: 0.15, slowMs: 1500 };
 /**
- * What the flood must show. `limiter: 'reported'` says whether the flooder met 429s; after the
- * rate limits are merged, `'required'` asserts it did (with Retry-After). Honest browsers must
+ * What the flood must show. `limiter: 'required'` asserts the flooder met 429s (with
+ * Retry-After); `'reported'` only says whether it did. Honest browsers must
  * not pay for the flood: during it, every honest journey succeeds but for those an injected
  * fault failed (itch.io's 5xx, Redis down, the restart), which would include a 429.
  */
-const FLOOD_EXPECTATIONS: { limiter: 'reported' | 'required' } = { limiter: 'reported' };
+const FLOOD_EXPECTATIONS: { limiter: 'reported' | 'required' } = { limiter: 'required' };
 /** Success must be back to 100 % this soon after the faults end. */
 const RECOVERY_MAX_MS = 15_000;
 

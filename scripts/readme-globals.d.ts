@@ -21,7 +21,6 @@ declare const onLogin: import('itch-oauth-widget/server').TokenHandlerOptions['o
 
 // Yours to write.
 declare function servePage(request: Request): Response | Promise<Response>;
-declare function startSession(gameToken: string): void;
 declare function show(response: unknown): void;
 declare function showError(text: string): void;
 declare function askUserToPasteKey(url: string): Promise<string>;

@@ -1,29 +1,30 @@
-// The framed browser game: the login button (popup mode, the default in a frame), then the
-// player's name and saves through the site's backend with the game token it answered (the
-// package's `createSessions`: a cookie of the site would be third-party in this frame).
-import '../../src/define.js';
-import { playerMessage, type ItchLoginButton } from '../../src/index.js';
-
-interface GameLogin {
-  user: { username: string; display_name?: string };
-  /** A signed JWT (RFC 7519) for `Authorization: Bearer`; it expires (`exp`) and is renewed. */
-  gameToken: string;
-  /**
-   * Which games the player owned at login, by id (checked by the site's backend). The backend
-   * asks about one game only, Starfall Keep.
-   */
-  owns?: Record<string, boolean>;
-}
+// The framed browser game: its login button starts gameSession()'s login (a popup), then the player's name and saves go through the site's backend with the
+// game token it answered (the package's `createSessions`: a cookie of the site would be
+// third-party in this frame).
+import { gameSession, playerMessage, type ItchOAuthError, type ItchOAuthErrorCode } from '../../src/index.js';
 
 const root = document.querySelector<HTMLElement>('.game')!;
 const field = (name: string) => root.querySelector<HTMLElement>(`[data-${name}]`)!;
-const backend = new URL(root.querySelector('itch-login-button')!.getAttribute('backend')!);
+const settings = root.dataset as { clientId: string; redirectUri: string; baseUrl: string; backend: string };
+const backend = new URL(settings.backend);
 const progressUrl = new URL('/api/game/progress', backend);
-const renewUrl = new URL('/api/game/renew', backend);
+
+// The game's login, kept: its game token is bound to a key this page cannot export (DPoP), renewed
+// before it expires, and sent with a proof on every call to the site; any other game on this
+// origin can read the page's storage, and a token read there is worthless without the key.
+const session = gameSession({
+  clientId: settings.clientId,
+  redirectUri: settings.redirectUri,
+  baseUrl: settings.baseUrl,
+  backend: backend.href,
+  renew: new URL('/api/game/renew', backend).href,
+  onSignedOut: () => {
+    root.dataset['signedIn'] = 'false';
+    status('Your session has ended: log in again to save.');
+  },
+});
 
 let stars = 0;
-let session: string | undefined;
-let renewal: ReturnType<typeof setTimeout> | undefined;
 
 const show = () => {
   field('stars').textContent = String(stars);
@@ -38,35 +39,11 @@ field('catch').addEventListener('click', () => {
   show();
 });
 
-/** When a game token expires, in milliseconds (its `exp` claim; RFC 7519 section 4.1.4). */
-const expiryOf = (token: string): number => {
-  const payload = token.split('.')[1] ?? '';
-  const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-  return (JSON.parse(json) as { exp: number }).exp * 1000;
-};
-
-/** Keeps the game token: swaps it for a fresh one a minute before it expires, for as long as the site's session lasts. */
-const keep = (token: string) => {
-  session = token;
-  clearTimeout(renewal);
-  renewal = setTimeout(
-    async () => {
-      const answer = await fetch(renewUrl, { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
-      if (answer?.ok) return keep(((await answer.json()) as { gameToken: string }).gameToken);
-      session = undefined;
-      root.dataset['signedIn'] = 'false';
-      status('Your session has ended: log in again to save.');
-    },
-    Math.max(0, expiryOf(token) - Date.now() - 60_000),
-  );
-};
-
-root.addEventListener('itch-login-success', async (event) => {
-  const login = event.detail.response as GameLogin;
-  keep(login.gameToken);
+const signedIn = async ({ user, owns }: Awaited<ReturnType<typeof session.login>>) => {
   root.dataset['signedIn'] = 'true';
-  field('player').textContent = login.user.display_name || login.user.username;
-  const answer = await fetch(progressUrl, { headers: { Authorization: `Bearer ${session}` } });
+  // Shown always: any game on the same origin could replace the kept login with its own.
+  field('player').textContent = user.display_name || user.username;
+  const answer = await session.fetch(progressUrl);
   const saved = ((await answer.json()) as { progress: { stars?: number } | null }).progress;
   if (saved?.stars !== undefined && saved.stars > stars) stars = saved.stars;
   show();
@@ -76,21 +53,12 @@ root.addEventListener('itch-login-success', async (event) => {
     `${saved === null ? 'Signed in to the game: your stars will be saved on the keep.' : `Welcome back: your ${saved.stars ?? 0} saved stars are here.`} This signs you in to the game only: the site's own "Log in" is separate.`,
   );
   // The owners-only feature: offered to owners; the backend checks again when it is played.
-  const ownsGame = Object.values(login.owns ?? {}).includes(true);
+  const ownsGame = Object.values(owns ?? {}).includes(true);
   field('vault').hidden = !ownsGame;
   field('pitch').hidden = ownsGame;
-});
+};
 
-field('vault').addEventListener('click', async () => {
-  if (session === undefined) return;
-  const answer = await fetch(new URL('/api/game/vault', backend), { headers: { Authorization: `Bearer ${session}` } });
-  if (!answer.ok) return status('The vault stays shut: it is for owners of Starfall Keep.');
-  const vault = (await answer.json()) as { level: { name: string } };
-  status(`Vault level unlocked: ${vault.level.name}.`);
-});
-
-root.addEventListener('itch-login-error', async (event) => {
-  const { code } = event.detail;
+const failed = async (code: ItchOAuthErrorCode) => {
   // not_owner: the site lets only owners log in (demo --owners-only); say where to get the game.
   field('pitch').hidden = code !== 'not_owner';
   // The player's sentence for the code, in the page's language (the message is the developer's).
@@ -101,21 +69,33 @@ root.addEventListener('itch-login-error', async (event) => {
         ? 'You need to own Starfall Keep to log in here.'
         : `Could not log in. ${await playerMessage(code)}`,
   );
+};
+
+// The click logs in through the session (the popup opens within the click), whose game token is
+// bound to this page's key.
+field('login').addEventListener('click', () => {
+  session.login().then(signedIn, (error: ItchOAuthError) => failed(error.code));
+});
+
+field('vault').addEventListener('click', async () => {
+  if (!session.signedIn) return;
+  const answer = await session.fetch(new URL('/api/game/vault', backend));
+  if (!answer.ok) return status('The vault stays shut: it is for owners of Starfall Keep.');
+  const vault = (await answer.json()) as { level: { name: string } };
+  status(`Vault level unlocked: ${vault.level.name}.`);
 });
 
 field('save').addEventListener('click', async () => {
-  if (session === undefined) return;
-  const answer = await fetch(progressUrl, {
+  if (!session.signedIn) return;
+  const answer = await session.fetch(progressUrl, {
     method: 'PUT',
-    headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ progress: { stars } }),
   });
   status(answer.ok ? `Saved: ${stars} stars.` : 'Saving failed: try again.');
 });
 
 show();
-// Ready for the player: every listener above is attached and the login button has rendered. (Tests
-// wait for this instead of clicking into a game that is still loading.)
-void root.querySelector<ItchLoginButton>('itch-login-button')!.updateComplete.then(() => {
-  root.dataset['ready'] = 'true';
-});
+// Ready for the player: every listener above is attached. (Tests wait for this instead of clicking
+// into a game that is still loading.)
+root.dataset['ready'] = 'true';

@@ -72,16 +72,13 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
   // <base href>. This document keeps an empty one (`#`): it loads and shows the pending view, and
   // must not be mistaken for the clean document at `cleanUrl` that comes next.
   const cleanUrl = href.split('#')[0]!;
-  // (A number, a problem, has none of these fields.)
-  const { access_token: token, error, state } = params as CallbackParams;
-  // A popup login (`p.` state, see popup mode): no flow record here (a framed opener's storage
-  // is not this one); the token endpoint checks the state, and only the opener can collect.
-  const popup = /^p\./.test(state!);
-  // The entry's state (null: a navigation made it) becomes whether this is a popup's login
-  // (`POPUP_MARK`), and nothing else: every later script of the tab can read `history.state`.
-  // Reloaded while the token is delivered, a popup's clean document then offers Close, as its
-  // ending would have, and no way into the site (see <itch-oauth-callback>).
-  history.replaceState(popup, '', cleanUrl + '#');
+  // A popup login (`p.` state, see popup mode). The history entry's state says whether it is one
+  // (`true`; a reload keeps it, and it holds nothing of the response), so that this page, reloaded
+  // before the outcome is shown, offers Close rather than a way into the site. (The entry is
+  // itch.io's answer, a fresh navigation: it had no state to keep.)
+  const popup = /^p\./.test((params as CallbackParams).state!);
+  // (Its second argument is unused: any value does, and `0` is the shortest.)
+  history.replaceState(popup, 0 as never, cleanUrl + '#');
   // Now no other script of this document may ever run. During parsing, from a classic script
   // that is neither async nor deferred (the capture first in <head>), document.write puts HOLD
   // into the parser right after it: the rest of the page becomes inert text and the view paints.
@@ -121,6 +118,10 @@ export function captureCallback({ backend, noRedirect, crossOrigin, pending = 'S
 
   const deliver = async () => {
     try {
+      // A popup login has no flow record here (a framed opener's storage is not this one); the
+      // token endpoint checks the state, and only the opener can collect.
+      // (A number, a problem, has none of these fields.)
+      const { access_token: token, error, state } = params as CallbackParams;
       if (!popup) flow = takeFlow(sessionStorage, state);
       // A number is a problem (`> 0` is the shortest test of that: this file has a byte budget).
       if ((params as number) > 0) return finish(INVALID_RESPONSE);

@@ -4,13 +4,6 @@ import type { FlowRecord } from '../core/state.js';
 export const OUTCOME_KEY = 'itch-oauth:outcome';
 
 /**
- * `history.state` of a popup login's callback entry once the capture has read its response (a
- * redirect login's is `false`): it says that and nothing of the response, and it survives a
- * reload of that page. (A boolean: the capture's byte budget.)
- */
-export const POPUP_MARK = true;
-
-/**
  * What the capture hands to `<itch-oauth-callback>` in the clean document. It never holds the
  * token: only what the page may show (the token endpoint's answer, or an error code), and the flow
  * (client id, scopes, return-to) so that the element can return the user or start a fresh login.

@@ -5,6 +5,7 @@
  */
 import { createStorage, defineDriver, type Storage } from 'unstorage';
 import { DURABLE_OBJECT_DRIVER, type SetIfAbsent } from '../server/popup/set-if-absent.js';
+import type { DurableObjectWaits } from '../server/popup/wake.js';
 import type { DurableObjectNamespaceLike, Operation } from './operations.js';
 import { SHARDS, shardName, shardOf } from './shards.js';
 
@@ -25,11 +26,11 @@ export function durableObjectStore(namespace: DurableObjectNamespaceLike, option
   if (typeof namespace?.idFromName !== 'function')
     throw new TypeError('durableObjectStore: pass the Durable Object binding of ItchOAuthStore, e.g. env.ITCH_OAUTH_STORE');
   const name = options.name ?? 'itch-oauth';
-  const call = async <T>(shard: number, operation: Operation): Promise<T> => {
+  const call = async <T>(shard: number, operation: Operation, signal: AbortSignal | null = null): Promise<T> => {
     // A stub per call: one made while another request ran cannot be used in this one (workerd
     // ties I/O objects to the request that made them), and the Storage lives across requests.
     const stub = namespace.get(namespace.idFromName(shardName(name, shard)) as never);
-    const answer = await stub.fetch('https://itch-oauth-store/', { method: 'POST', body: JSON.stringify(operation) });
+    const answer = await stub.fetch('https://itch-oauth-store/', { method: 'POST', body: JSON.stringify(operation), signal });
     if (!answer.ok) throw new Error(`ItchOAuthStore answered ${answer.status}`);
     return ((await answer.json()) as { result: T }).result;
   };
@@ -53,10 +54,11 @@ export function durableObjectStore(namespace: DurableObjectNamespaceLike, option
     delete: (key) => onKey<null>({ op: 'remove', key }).then(() => undefined),
   };
   const driver = defineDriver(() => ({
-    name: DURABLE_OBJECT_DRIVER, // by which the token handler finds its atomic set-if-absent
+    name: DURABLE_OBJECT_DRIVER, // by which the token handler finds its atomic set-if-absent and its held collections' waits
     // …and the rate limits their atomic count (one request per count, on the key's object).
     getInstance: () => ({
       ...setIfAbsent,
+      ...durableObjectWaits(call),
       increment: (key: string, by: number, until: number) => onKey<number>({ op: 'increment', key, by, until }),
     }),
     hasItem: async (key: string) => (await onKey({ op: 'get', key })) !== null,
@@ -69,4 +71,44 @@ export function durableObjectStore(namespace: DurableObjectNamespaceLike, option
     clear: (base: string) => everyShard<null>({ op: 'clear', prefix: base ?? '' }).then(() => undefined),
   }));
   return createStorage({ driver: driver(undefined) });
+}
+
+/**
+ * The waits of held popup collections (../server/popup/wake.ts), on the objects that hold their
+ * keys: a mark of each, and a wait on each, answered at the first write.
+ */
+function durableObjectWaits(call: <T>(shard: number, operation: Operation, signal?: AbortSignal) => Promise<T>): DurableObjectWaits {
+  const byShard = (keys: readonly string[]) => {
+    const shards = new Map<number, string[]>();
+    for (const key of keys) shards.set(shardOf(key), [...(shards.get(shardOf(key)) ?? []), key]);
+    return shards;
+  };
+  return {
+    mark: async (keys) =>
+      JSON.stringify(
+        Object.fromEntries(
+          await Promise.all([...byShard(keys).keys()].map(async (shard) => [shard, await call<string>(shard, { op: 'mark' })])),
+        ),
+      ),
+    async wait(keys, mark, ms, signal) {
+      const marks = JSON.parse(mark) as Record<number, string>;
+      const ended = new AbortController();
+      const waits = [...byShard(keys)].map(([shard, held]) =>
+        call<boolean>(shard, { op: 'wait', keys: held, mark: marks[shard] ?? '', ms }, AbortSignal.any([signal, ended.signal])),
+      );
+      try {
+        // The first write on any of them; false when every object was full.
+        return await new Promise<boolean>((resolve) => {
+          let left = waits.length;
+          for (const wait of waits)
+            wait.then(
+              (held) => (held ? resolve(true) : --left === 0 && resolve(false)),
+              () => --left === 0 && resolve(false),
+            );
+        });
+      } finally {
+        ended.abort();
+      }
+    },
+  };
 }

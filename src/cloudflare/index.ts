@@ -12,6 +12,7 @@
  * @see https://developers.cloudflare.com/kv/concepts/how-kv-works/
  */
 import { deleteExpired, putExpiring, putUntil } from './expiry-index.js';
+import { Waiters } from './waiters.js';
 import { BATCH, type DurableObjectStateLike, type DurableObjectStorageLike, type Entry, type Operation } from './operations.js';
 
 export { durableObjectStore } from './durable-object-store.js';
@@ -35,6 +36,7 @@ const CLAIM = 'c:';
  */
 export class ItchOAuthStore {
   readonly #storage: DurableObjectStorageLike;
+  readonly #waiters = new Waiters();
 
   constructor(state: DurableObjectStateLike, _env?: unknown) {
     this.#storage = state.storage;
@@ -67,7 +69,8 @@ export class ItchOAuthStore {
         });
       }
       case 'set':
-        return this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        await this.#put(VALUE + operation.key, operation.value, operation.ttl);
+        return this.#waiters.written(operation.key);
       case 'setIfAbsent': {
         // Exact: no other request reaches the object between this read and this write (a
         // Durable Object's input gate, https://blog.cloudflare.com/durable-objects-easy-fast-correct-choose-three/).
@@ -91,7 +94,7 @@ export class ItchOAuthStore {
       }
       case 'remove':
         await storage.delete([VALUE + operation.key, CLAIM + operation.key]);
-        return null;
+        return this.#waiters.written(operation.key);
       case 'keys': {
         const entries = await storage.list<Entry>({ prefix: VALUE + operation.prefix });
         return [...entries].filter(([, entry]) => live(entry)).map(([key]) => key.slice(VALUE.length));
@@ -101,6 +104,10 @@ export class ItchOAuthStore {
         for (let at = 0; at < keys.length; at += BATCH) await storage.delete(keys.slice(at, at + BATCH));
         return null;
       }
+      case 'mark':
+        return this.#waiters.mark();
+      case 'wait':
+        return this.#waiters.wait(operation.keys, operation.mark, operation.ms);
     }
   }
 

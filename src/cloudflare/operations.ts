@@ -49,7 +49,10 @@ export type Operation =
   | { op: 'increment'; key: string; by: number; until: number }
   | { op: 'remove'; key: string }
   | { op: 'keys'; prefix: string }
-  | { op: 'clear'; prefix: string };
+  | { op: 'clear'; prefix: string }
+  // A held popup collection's wake-ups (see waiters.ts).
+  | { op: 'mark' }
+  | { op: 'wait'; keys: string[]; mark: string; ms: number };
 
 /** Storage's batch limit: `get`, `put` and `delete` take at most 128 keys at once. */
 export const BATCH = 128;

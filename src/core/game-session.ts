@@ -1,13 +1,16 @@
 /*
  * A framed game's login, kept: the game token that `createSessions().onLogin` answers a login
  * started from a game's origin, held in memory (and in sessionStorage where the frame may use it,
- * for a reload), renewed before it expires, and added as `Authorization: Bearer` (RFC 6750
- * section 2.1) to the game's calls to its own site only. The game reads the player from the
- * session, never the token: nothing here writes it to localStorage, a cookie, the DOM, an event
- * or a log.
+ * for a reload), renewed before it expires, and added as `Authorization: DPoP` (RFC 9449 section
+ * 7.1) with a proof of each request to the game's calls to its own site only. The token is bound
+ * to a key pair made here, which the page cannot export (./dpop-proof.ts): itch.io serves every
+ * game from one origin, whose other games can read this one's storage, and a token read there is
+ * worthless without the key. The game reads the player from the session, never the token:
+ * nothing here writes it to localStorage, a cookie, the DOM, an event or a log.
  */
+import { dpopProof, keyStore, newKeyPair } from './dpop-proof.js';
 import { ItchOAuthError } from './errors.js';
-import { httpUrl, login as startLogin, type LoginOptions } from './login.js';
+import { httpUrl, login as startLogin, preparePopupLogin, type LoginOptions } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
 /**
@@ -40,10 +43,11 @@ export interface GameSession {
   /** Whether a game token is held. */
   readonly signedIn: boolean;
   /**
-   * After a reload: takes the token kept in this frame's sessionStorage and renews it at once
-   * (which also asks the site whether it is still valid). `false` when there is none, the site
-   * refused it, or the frame may not use sessionStorage (some browsers refuse it to a third-party
-   * frame); never throws.
+   * After a reload: takes the token kept in this frame's sessionStorage, and its key from
+   * IndexedDB, and renews it at once (which also asks the site whether it is still valid).
+   * `false` when there is none, the site refused it, or the frame may not use sessionStorage or
+   * IndexedDB (some browsers refuse them to a third-party frame: the login then lasts the page);
+   * never throws. Any game on the same origin can replace what is kept: show the player's name.
    */
   restore(): Promise<boolean>;
   /**
@@ -55,8 +59,8 @@ export interface GameSession {
    */
   login(options?: { signal?: AbortSignal | undefined }): Promise<{ user: LoginAnswer['user']; owns?: LoginAnswer['owns'] }>;
   /**
-   * `fetch()`, with `Authorization: Bearer <game token>` on requests to the backend's origin and
-   * to `apiOrigins` only (and then without following redirects); renews the token when it is
+   * `fetch()`, with `Authorization: DPoP <game token>` and a `DPoP` proof of the request on
+   * requests to the backend's origin and to `apiOrigins` only (and then without following redirects); renews the token when it is
    * about to expire, and once more on a 401. Any other address gets the request unchanged.
    */
   fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
@@ -70,6 +74,8 @@ interface Claims {
   iat: number;
   user: LoginAnswer['user'];
   owns?: LoginAnswer['owns'];
+  /** The thumbprint of the key the token is bound to (RFC 9449 section 6.1): its name in IndexedDB. */
+  cnf?: { jkt?: string };
 }
 
 /** Renew this long before expiry, at most (a quarter of a shorter lifetime). */
@@ -109,7 +115,9 @@ export function gameSession(options: GameSessionOptions): GameSession {
   const renewUrl = httpUrl(options.renew, 'renew');
   if (!trusted.includes(renewUrl.origin))
     throw new ItchOAuthError('config_invalid', `renew (${renewUrl}) must be on the backend's origin or one of apiOrigins`);
-  const { token, claims, forget, keep, restore, send, renew } = tokenKeeper(renewUrl, options.onSignedOut);
+  const { token, claims, skew, forget, keep, restore, send, renew } = tokenKeeper(renewUrl, options.onSignedOut);
+  // The popup's pair, ready before the click (a frame under a cross-origin-isolated page sees no popup to send it to).
+  void preparePopupLogin();
 
   return {
     get user() {
@@ -122,17 +130,24 @@ export function gameSession(options: GameSessionOptions): GameSession {
       return token() !== undefined;
     },
     async restore() {
-      return restore() && (await renew()) !== false;
+      return (await restore()) && (await renew()) !== false;
     },
     async login({ signal } = {}) {
-      const { response } = await startLogin({ mode: 'popup', ...options, signal });
+      // Made while the popup opens (which must happen within the click, before any await).
+      const pair = newKeyPair();
+      const { response } = await startLogin({
+        mode: 'popup',
+        ...options,
+        signal,
+        dpop: async (url) => dpopProof(await pair, 'POST', url, undefined, skew()),
+      });
       const answer = response as Partial<LoginAnswer> | null;
       if (typeof answer?.gameToken != 'string')
         throw new ItchOAuthError(
           'config_invalid',
           "the site answered no gameToken: add this page's origin to createSessions({ allowedOrigins })",
         );
-      keep(answer.gameToken);
+      await keep(answer.gameToken, await pair);
       return answer.owns === undefined ? { user: answer.user! } : { user: answer.user!, owns: answer.owns };
     },
     async fetch(input, init) {
@@ -147,66 +162,91 @@ export function gameSession(options: GameSessionOptions): GameSession {
       return send(again);
     },
     async logout() {
-      const held = token();
-      forget();
       const request = options.logout === undefined ? undefined : new Request(options.logout, { method: 'POST' });
-      if (held === undefined || request === undefined || !trusted.includes(new URL(request.url).origin)) return;
-      await send(request, held).catch(() => undefined);
+      // Revoked with the token and its key before they are forgotten.
+      const revoked =
+        token() === undefined || request === undefined || !trusted.includes(new URL(request.url).origin) ? undefined : send(request);
+      await forget();
+      await revoked?.catch(() => undefined);
     },
   };
 }
 
+/** A step on this frame's sessionStorage, `null` where the browser refuses it (it throws in some third-party frames). */
+function storage(act: (store: Storage) => unknown): string | null {
+  try {
+    return act(sessionStorage) as string | null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The game token of one renewal URL: held in memory and in this frame's sessionStorage (where it
- * may be used: a framed game's storage may throw in some browsers, and the token then lives in
- * memory only), renewed before it expires, and sent as `Authorization: Bearer`.
+ * The game token of one renewal URL and its DPoP key: the token held in memory and in this frame's
+ * sessionStorage, the key in memory and in IndexedDB under its thumbprint (where they may be used:
+ * a framed game's storage may throw in some browsers, and the login then lives in memory only),
+ * renewed before it expires, and sent as `Authorization: DPoP` with a proof of each request.
  */
 function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   const key = 'itch-oauth-game-token ' + renewUrl;
-  const storage = (act: (store: Storage) => unknown) => {
-    try {
-      return act(sessionStorage) as string | null;
-    } catch {
-      return null;
-    }
-  };
   let token: string | undefined;
   let claims: Claims | undefined;
+  let keys: CryptoKeyPair | undefined;
+  /** Seconds the site's clock is ahead of this page's, as the last token's `iat` said. */
+  let skew = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing: Promise<boolean | undefined> | undefined;
 
   const forget = () => {
-    token = claims = undefined;
+    const jkt = claims?.cnf?.jkt;
+    token = claims = keys = undefined;
     clearTimeout(timer);
     storage((store) => store.removeItem(key));
+    return jkt ? keyStore((store) => store.delete(jkt), true) : undefined;
   };
   const schedule = (ms: number) => {
     clearTimeout(timer);
     timer = setTimeout(() => void renew(), ms);
   };
-  /** Keeps a token; its lifetime counts from now, so a page's clock that is off does not matter. */
-  const keep = (fresh: unknown) => {
+  /**
+   * Keeps a token (with the key it is bound to, at login); its lifetime counts from now, so a
+   * page's clock that is off does not matter.
+   */
+  const keep = async (fresh: unknown, pair?: CryptoKeyPair) => {
     const read = typeof fresh == 'string' ? claimsOf(fresh) : undefined;
-    if (read === undefined) throw new ItchOAuthError('invalid_response', 'the site answered no game token a session can read');
+    const jkt = read?.cnf?.jkt;
+    if (read === undefined || !jkt)
+      throw new ItchOAuthError('invalid_response', "the site answered no game token bound to this page's key");
+    if (pair) {
+      // A login replaces the one before, with its key.
+      if (claims?.cnf?.jkt != jkt) await forget();
+      keys = pair;
+      await keyStore((store) => store.put(pair, jkt), true);
+    }
     token = fresh as string;
     claims = read;
+    skew = read.iat - Date.now() / 1000;
     storage((store) => store.setItem(key, fresh as string));
     const lifetime = (read.exp - read.iat) * 1000;
     schedule(lifetime - Math.min(RENEW_AHEAD_MS, lifetime / 4));
   };
-  /** The token kept by an earlier page of this frame, taken back (not yet renewed). */
-  const restore = () => {
+  /** The token kept by an earlier page of this frame, taken back with its key (not yet renewed). */
+  const restore = async () => {
     const stored = storage((store) => store.getItem(key));
     const read = stored ? claimsOf(stored) : undefined;
-    if (read === undefined) return false;
+    const jkt = read?.cnf?.jkt;
+    const pair = jkt ? await keyStore<CryptoKeyPair>((store) => store.get(jkt)) : undefined;
+    if (!pair?.privateKey) return false;
     token = stored!;
     claims = read;
+    keys = pair;
     return true;
   };
-  /** The request with the token, not following redirects (older browsers kept `Authorization` across origins). */
-  const send = (request: Request, bearer = token) => {
+  /** The request with the token and its proof, not following redirects (older browsers kept `Authorization` across origins). */
+  const send = async (request: Request) => {
     const headers = new Headers(request.headers);
-    headers.set('Authorization', 'Bearer ' + bearer);
+    headers.set('Authorization', 'DPoP ' + token);
+    headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew));
     return fetch(new Request(request, { headers, redirect: 'error' }));
   };
   /** `true` renewed, `false` refused (signed out), `undefined` the site could not be reached. */
@@ -218,12 +258,12 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
         const answer = await send(new Request(renewUrl, { method: 'POST', cache: 'no-store' }));
         if (held !== token) return token !== undefined;
         if (answer.status == 401 || answer.status == 403) {
-          forget();
+          await forget();
           onSignedOut?.();
           return false;
         }
         if (!answer.ok) throw answer.status;
-        keep(((await answer.json()) as { gameToken?: unknown }).gameToken);
+        await keep(((await answer.json()) as { gameToken?: unknown }).gameToken);
         return true;
       } catch {
         if (held === token) schedule(RETRY_MS);
@@ -231,5 +271,5 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
       }
     })().finally(() => (renewing = undefined)));
 
-  return { token: () => token, claims: () => claims, forget, keep, restore, send, renew };
+  return { token: () => token, claims: () => claims, skew: () => skew, forget, keep, restore, send, renew };
 }

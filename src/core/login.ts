@@ -4,7 +4,7 @@ import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
 import { showCode } from '../ui/code-overlay.js';
 import { askForClick } from './ask-for-click.js';
-import { closeOnceAsked, collect } from './popup-collect.js';
+import { closeOnceAsked, collect, type CollectHooks } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
 import { ABORTED } from './shared-login.js';
@@ -34,6 +34,12 @@ export interface LoginOptions {
   backend?: string | undefined;
   /** Cancels a popup login: the popup closes and the login rejects with `aborted`. */
   signal?: AbortSignal | undefined;
+  /**
+   * A DPoP proof (RFC 9449) for each collection of a popup login, the `POST` to this URL:
+   * `gameSession()`'s, whose game token is bound to its key.
+   * @internal
+   */
+  dpop?: ((url: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -136,7 +142,7 @@ export function startLogin(options: LoginOptions, hooks: LoginHooks = {}): Login
   const authorize = authorizeOptions(options);
   const urlOf = (state: string) => buildAuthorizeUrl({ ...authorize, state }).href;
   const redirect = () => redirectLogin(authorize, returnTo, urlOf, hooks);
-  return mode === 'redirect' ? redirect() : popupLogin(options.signal, backend!, urlOf, hooks, redirect);
+  return mode === 'redirect' ? redirect() : popupLogin(options.signal, backend!, urlOf, { ...hooks, proof: options.dpop }, redirect);
 }
 
 /** The handle of a login that leaves the page, or that did not start: its result never comes. */
@@ -177,7 +183,7 @@ function popupLogin(
   cancel: AbortSignal | undefined,
   backend: URL,
   urlOf: (state: string) => string,
-  hooks: LoginHooks,
+  hooks: LoginHooks & Pick<CollectHooks, 'proof'>,
   redirect: () => LoginHandle,
 ): LoginHandle {
   const pair = takePair();
@@ -217,9 +223,18 @@ function popupLogin(
       link.binding = binding;
       if (pair === undefined && !popup!.closed && !abort.signal.aborted) popup!.location.href = startUrl(state);
       // (window.open gave nothing, and the popup never reached the backend: it was blocked.)
-      return await collect(popup, backend, verifier, state, abort.signal, link.progress, { code: showCode, waiting: hooks.waiting }, () => {
-        throw blocked;
-      });
+      return await collect(
+        popup,
+        backend,
+        verifier,
+        state,
+        abort.signal,
+        link.progress,
+        { code: showCode, waiting: hooks.waiting, proof: hooks.proof },
+        () => {
+          throw blocked;
+        },
+      );
     } catch (error) {
       if (cancel?.aborted) throw new ItchOAuthError('aborted', ABORTED, { cause: cancel.reason });
       throw error;

@@ -1,14 +1,17 @@
 /*
  * The opener's side of a popup login after the popup opened: it asks the backend for the
- * outcome (`{ popup_verifier }`, about once a second) until it comes, the popup is known to be
- * gone, or time is up. What it knows about the popup, besides `closed`: when the start page asked
+ * outcome (`{ popup_verifier }`) until it comes, the popup is known to be gone, or time is up.
+ * Each question asks the backend to hold it (`Prefer: wait=25`, RFC 7240) until the login
+ * changes; a backend that holds says so (`Preference-Applied`) and is asked again at once, one
+ * that does not is asked about once a second. What it knows about the popup, besides `closed`: when the start page asked
  * it to confirm the state, and when the start page left for itch.io (both by `postMessage`).
  */
 import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
+import { abandoned, HOLD_S, question, seenOf, type Hold } from './popup-question.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
 import { problems } from '../i18n/locales/en.js';
 
-/** How often the opener asks the backend for the popup's outcome. */
+/** How often the opener asks a backend that does not hold its questions. */
 const POLL_MS = 1000;
 /** Asked this often after the popup closed, until its grace is over. */
 const CLOSED_POLL_MS = 300;
@@ -60,9 +63,9 @@ export interface CollectHooks {
   code(code: string | undefined): void;
   /** Whether the popup's state is hidden (severed opener), after every answer: the caller then offers to cancel. */
   waiting?: ((hidden: boolean) => void) | undefined;
+  /** A DPoP proof for each collection (`gameSession()`'s key, which the answer's game token is bound to). */
+  proof?: ((url: string) => Promise<string>) | undefined;
 }
-
-const abandoned = () => new ItchOAuthError('popup_closed', 'the login was abandoned');
 
 /** Asks the backend for the popup's outcome until it comes, the popup is gone, or time is up. */
 export async function collect(
@@ -85,67 +88,76 @@ export async function collect(
   let lastProblem = '';
   /** The backend said itch.io could not check the popup's token: the popup shows that outage. */
   let unavailable = false;
-  for (;;) {
+  /** How the backend is asked: to hold (with what this page read last, once it held), or not (it cannot be asked to). */
+  const hold: Hold = { wait: HOLD_S, seen: undefined, refused: false, proof: hooks.proof };
+  /** Severed: it could never be seen, or it read as closed after it left for an itch.io page that severs popups (or soon after, when the backend could not tell whether it does). */
+  const isSevered = () =>
+    popup === null ||
+    (closedAt !== undefined && progress.leftAt !== undefined && (progress.severs ?? closedAt - progress.leftAt < SEVERED_WITHIN_MS));
+  /** Notes when the popup reads as closed, and tells the caller whether to offer to cancel. */
+  const watch = () => {
     if (closedAt === undefined && popup?.closed) {
       closedAt = Date.now();
       // Closed before it left for itch.io: no outcome but a refusal of the start page can come.
       waitUntil = closedAt + (progress.leftAt === undefined ? CLOSED_POLL_MS : CLOSED_GRACE_MS);
+      hooks.waiting?.(isSevered());
     }
-    const answer = await ask(backend, verifier, signal);
-    const body: unknown = await answer?.json().catch(() => null);
-    // Aborted while the answer's body was read: the body reads as null, and a pending answer
-    // (202, ok) would otherwise pass for the outcome.
-    if (signal.aborted) throw abandoned();
-    const pending = answer?.status === 202 ? (body as Pending | null) : null;
-    if (answer === undefined) {
-      failures++;
-      lastProblem = 'the backend could not be reached';
-    } else if (pending?.pending === true) {
-      failures = 0;
-      unavailable = pending.unavailable === true;
-      if (pending.arrived === true && !arrived) {
-        arrived = true;
-        // A popup this page cannot see: the person ties the two together by a code.
-        if (pending.confirm === true) hooks.code(popupCodeOf(state));
+  };
+  // What ends a held question early: the start page failing, a deadline (the popup not arriving,
+  // a closed popup's grace). Not the popup closing: its outcome may be on the way in that answer.
+  const interrupt = () => {
+    watch();
+    const limit = Math.min(arrived ? Infinity : opened + ARRIVAL_WAIT_MS, timeLimit(opened, closedAt, waitUntil, isSevered()));
+    return progress.failed !== undefined || Date.now() >= limit;
+  };
+  for (;;) {
+    watch();
+    const answer = await question(backend, verifier, signal, hold, interrupt);
+    let holds = false;
+    let pending: Pending | null = null;
+    if (answer !== 'again') {
+      const body: unknown = await answer?.json().catch(() => null);
+      // Aborted while the answer's body was read: the body reads as null, and a pending answer
+      // (202, ok) would otherwise pass for the outcome.
+      if (signal.aborted) throw abandoned();
+      pending = answer?.status === 202 ? (body as Pending | null) : null;
+      holds = answer?.headers.get('preference-applied') != null;
+      if (answer === undefined || answer.status >= 500) {
+        // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
+        // before the player approves on itch.io a login that could not be collected.
+        failures = answer?.status == 503 && progress.leftAt === undefined ? MAX_FAILURES : failures + 1;
+        lastProblem = answer === undefined ? 'the backend could not be reached' : `the backend answered HTTP ${answer.status}`;
+      } else if (pending?.pending === true) {
+        failures = 0;
+        // What this page read last, told to a backend that holds, which answers when it changes.
+        hold.seen = holds ? seenOf(pending) : undefined;
+        unavailable = pending.unavailable === true;
+        if (pending.arrived === true && !arrived) {
+          arrived = true;
+          // A popup this page cannot see: the person ties the two together by a code.
+          if (pending.confirm === true) hooks.code(popupCodeOf(state));
+        }
+        if (pending.delivering === true && closedAt !== undefined)
+          waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
+      } else {
+        closePopup(popup);
+        if (answer.status < 300) return { response: body };
+        throw refusal(answer.status, body);
       }
-      if (pending.delivering === true && closedAt !== undefined)
-        waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
-    } else if (answer.status < 300) {
-      closePopup(popup);
-      return { response: body };
-    } else if (answer.status < 500) {
-      closePopup(popup);
-      throw refusal(answer.status, body);
-    } else {
-      failures++;
-      lastProblem = `the backend answered HTTP ${answer.status}`;
-      // Unavailable (the relay's store is down) before the popup left for itch.io: stop now,
-      // before the player approves on itch.io a login that could not be collected.
-      if (answer.status == 503 && progress.leftAt === undefined) failures = MAX_FAILURES;
     }
     // The backend cannot answer (down, 5xx), or the start page could not bind: the popup, maybe
     // on the browser's error page, closes.
-    if (failures >= MAX_FAILURES || progress.failed !== undefined) {
-      await closeOnceAsked(popup, progress);
-      if (failures >= MAX_FAILURES) throw new ItchOAuthError('service_unavailable', `${lastProblem}; the login could not be collected`);
-      // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
-      throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
-    }
+    if (failures >= MAX_FAILURES || progress.failed !== undefined)
+      await giveUp(popup, progress, failures >= MAX_FAILURES ? lastProblem : undefined);
 
     const now = Date.now();
     if (!arrived && now - opened > ARRIVAL_WAIT_MS) blocked();
-    // Severed: it could never be seen, or it read as closed after it left for an itch.io page
-    // that severs popups (or soon after, when the backend could not tell whether it does).
-    const { leftAt, severs } = progress;
-    const severed = popup === null || (closedAt !== undefined && leftAt !== undefined && (severs ?? closedAt - leftAt < SEVERED_WITHIN_MS));
+    const severed = isSevered();
     hooks.waiting?.(severed);
-    if (closedAt !== undefined && !severed && now > waitUntil) {
-      if (unavailable) throw new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed');
-      throw new ItchOAuthError('popup_closed', 'the itch.io window was closed');
-    }
-    if ((severed && now - opened > SEVERED_WAIT_MS) || now - opened > STATE_LIFETIME_MS) {
-      throw new ItchOAuthError('popup_closed', 'no login arrived in time');
-    }
+    if (now > timeLimit(opened, closedAt, waitUntil, severed))
+      throw timeUp(closedAt !== undefined && !severed && now > waitUntil, unavailable);
+    // A backend that held the question is asked again at once, as is one interrupted or cut.
+    if ((holds && pending !== null) || answer === 'again') continue;
     // Wait for the next poll, waking up early when the popup closes.
     const next = Date.now() + (closedAt !== undefined && !severed ? CLOSED_POLL_MS : arrived ? POLL_MS : CLOSED_POLL_MS);
     while (Date.now() < next && progress.failed === undefined && (closedAt !== undefined || !popup?.closed))
@@ -163,23 +175,26 @@ interface Pending {
   unavailable?: unknown;
 }
 
-/** One question to the backend: its answer, or `undefined` when it could not be asked. */
-async function ask(backend: URL, verifier: string, signal: AbortSignal): Promise<Response | undefined> {
-  try {
-    return await fetch(backend, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ popup_verifier: verifier }),
-      credentials: 'same-origin',
-      cache: 'no-store',
-      redirect: 'error',
-      referrerPolicy: 'no-referrer',
-      signal,
-    });
-  } catch {
-    if (signal.aborted) throw abandoned();
-    return undefined;
-  }
+/** Until when a popup login is waited for: a closed popup's grace, a severed one's wait, the state's lifetime. */
+function timeLimit(opened: number, closedAt: number | undefined, waitUntil: number, severed: boolean): number {
+  if (closedAt !== undefined && !severed) return Math.min(waitUntil, opened + STATE_LIFETIME_MS);
+  return opened + (severed ? SEVERED_WAIT_MS : STATE_LIFETIME_MS);
+}
+
+/** Why a login is given up when its time is up: its popup closed (in an outage of itch.io, or not), or nothing came. */
+function timeUp(closed: boolean, unavailable: boolean): ItchOAuthError {
+  if (!closed) return new ItchOAuthError('popup_closed', 'no login arrived in time');
+  return unavailable
+    ? new ItchOAuthError('service_unavailable', 'itch.io could not check the login, and its window was closed')
+    : new ItchOAuthError('popup_closed', 'the itch.io window was closed');
+}
+
+/** Closes the popup and throws why: the backend cannot answer (`problem`), or the start page could not bind. */
+async function giveUp(popup: Window | null, progress: PopupProgress, problem: string | undefined): Promise<never> {
+  await closeOnceAsked(popup, progress);
+  if (problem !== undefined) throw new ItchOAuthError('service_unavailable', `${problem}; the login could not be collected`);
+  // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
+  throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
 }
 
 /** The backend's refusal (4xx) as the error the login rejects with. */

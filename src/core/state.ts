@@ -57,7 +57,7 @@ export function createState(): string {
 }
 
 /** Bytes as base64url without padding (RFC 4648 section 5), as states and verifiers are written. */
-function base64url(bytes: Uint8Array): string {
+export function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')

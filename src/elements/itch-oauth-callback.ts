@@ -2,7 +2,7 @@ import { buildAuthorizeUrl } from '../core/authorize-url.js';
 import type { ItchOAuthErrorCode } from '../core/errors.js';
 import { safeReturnTo } from '../core/return-to.js';
 import { createState, saveFlow, type FlowRecord } from '../core/state.js';
-import { POPUP_MARK, takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
+import { takeOutcome, type CaptureOutcome } from '../capture/outcome.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { problems, widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
@@ -40,7 +40,9 @@ function takeDocumentOutcome(): CaptureOutcome | undefined {
       // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
       // reloaded, offers Close as the ending did rather than a way into the site.
       if ((documentOutcome.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
-      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null;
+      // Or the capture's mark of a popup login's page (its history entry's state, `true`), reloaded
+      // before the outcome was shown.
+      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
     } catch {
       documentOutcome.outcome = undefined;
     }
@@ -249,10 +251,9 @@ export class ItchOAuthCallback extends LitElement {
     const backUrl = linkable(this.backUrl);
     const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
     // A popup's window: its login ended here, or, with no login here, its page reloaded after the
-    // ending (the tab's mark) or while its capture delivered (the entry's mark, see the capture),
-    // or one a script opened and can still reach. Close, as the ending had,
+    // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
     // rather than a way into the site; the link only where the site configured one.
-    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener || history.state === POPUP_MARK;
+    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
     const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
     const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
       popup && !backUrl ? nothing : back

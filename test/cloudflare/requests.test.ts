@@ -55,19 +55,31 @@ describe('Durable Object requests per step', () => {
     }
   });
 
-  it('a redirect login asks nothing; an API call with a cookie or a game token asks one thing, once', () => {
+  it("a redirect login asks nothing; an API call with a cookie asks one thing, once, and one with a game token also claims its proof's jti", () => {
     assert.equal(of('redirect login').relay.length, 0);
-    for (const step of ['API call with the cookie', 'API call with the game token']) {
-      assert.deepEqual(
-        of(step).relay.map(({ op }) => op),
-        ['get'],
-      );
-    }
+    assert.deepEqual(
+      of('API call with the cookie').relay.map(({ op }) => op),
+      ['get'],
+    );
+    const gameCall = of('API call with the game token').relay;
+    assert.equal(gameCall.length, 2, JSON.stringify(gameCall));
+    assert.ok(
+      gameCall.some(({ op, keys }) => op === 'get' && keys.some((key) => key.includes('itch-session:revoked:'))),
+      JSON.stringify(gameCall),
+    );
+    assert.ok(
+      gameCall.some(({ keys }) => keys.some((key) => key.includes('itch-session:dpop:'))),
+      JSON.stringify(gameCall),
+    );
   });
 
-  it("a popup login's requests reach two objects at most: its state's (login, claims, notice), and its itch.io account's", () => {
+  it("a popup login's requests reach two objects at most: its state's (login, claims, notice), and its itch.io account's (and a game's, its proof's jti)", () => {
     for (const login of ['popup login (site)', 'popup login (game)']) {
-      const requests = [...costs].filter(([step]) => step.startsWith(login)).flatMap(([, cost]) => cost.relay);
+      const all = [...costs].filter(([step]) => step.startsWith(login)).flatMap(([, cost]) => cost.relay);
+      // A game's collection proves its key (DPoP): the proof's jti is claimed once, on the object of its hash.
+      const proofs = all.filter(({ keys }) => keys.some((key) => key.includes('itch-session:dpop:')));
+      assert.equal(proofs.length, login.endsWith('(game)') ? 1 : 0, JSON.stringify(proofs));
+      const requests = all.filter((request) => !proofs.includes(request));
       assert.ok(new Set(requests.map(({ name }) => name)).size <= 2, JSON.stringify(requests));
       const ofState = requests.filter(({ keys }) => keys.some((key) => /popup(-claim|-notice)?:(p\.|\d)/.test(key)));
       assert.ok(ofState.length >= 5);

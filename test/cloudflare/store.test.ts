@@ -164,7 +164,11 @@ test('expiring 1,000 entries with distinct expiries, the alarms read about two r
   assert.equal(rows.keys, before.keys, 'the alarms deleted every entry and index key');
   const read = rows.alarmRead - before.alarmRead;
   t.diagnostic(`the alarms read ${read} rows to expire 1,000 entries`);
-  assert.ok(read >= 2000 && read <= 2000 + 16 * 20, `the alarms read ${read} rows`);
+  // Each wake reads what is due (an entry and its index key each) and at most one index key beyond,
+  // to set the next alarm; there are never more wakes than entries: at most 3 rows per entry, and
+  // the count of wakes depends on how fast the machine runs, so that is the bound (a list of every
+  // entry at every wake read about 500,000).
+  assert.ok(read >= 2000 && read <= 3000, `the alarms read ${read} rows`);
 });
 
 test('what was stored outlives a restart of workerd', { skip }, async () => {

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { createBridge, type BridgeResult } from '../../src/bridge/bridge.js';
+import { keyStore, newKeyPair } from '../../src/core/dpop-proof.js';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { gameSession, type GameSession } from '../../src/core/game-session.js';
 
@@ -8,10 +9,14 @@ const OPTIONS = { clientId: 'abc', redirectUri: `${SITE}/callback.html`, backend
 const KEY = `itch-oauth-game-token ${SITE}/api/renew`;
 const USER = { id: 7, username: 'zoé', display_name: 'Zoé Ünal', url: 'https://zoe.itch.io', cover_url: null };
 
+/** The DPoP key the tokens below are bound to (`cnf.jkt`), kept in IndexedDB as an earlier page left it. */
+const JKT = 'bridge-test-key';
+
 /** A game token as the site's `createSessions` makes one (the session reads it, never checks its signature). */
 function gameToken(owns?: Record<string, boolean>): string {
   const iat = Math.floor(Date.now() / 1000);
-  const bytes = new TextEncoder().encode(JSON.stringify({ sub: '7', iat, exp: iat + 3600, user: USER, ...(owns && { owns }) }));
+  const claims = { sub: '7', iat, exp: iat + 3600, user: USER, ...(owns && { owns }), cnf: { jkt: JKT } };
+  const bytes = new TextEncoder().encode(JSON.stringify(claims));
   const payload = btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
@@ -40,7 +45,9 @@ describe('createBridge(): restore', () => {
   const realFetch = window.fetch;
   let renewals: Request[] = [];
   let renewAnswer: () => Response = () => Response.json({ gameToken: gameToken({ 42: true }) });
-  beforeEach(() => {
+  beforeEach(async () => {
+    const pair = await newKeyPair();
+    await keyStore((store) => store.put(pair, JKT), true);
     renewals = [];
     window.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       renewals.push(new Request(input, init));
@@ -68,7 +75,7 @@ describe('createBridge(): restore', () => {
     const { result } = await answerOf((name) => bridge.restore(JSON.stringify(OPTIONS), name));
     expect(result).to.deep.equal({ id: '1', ok: true, response: { user: USER, owns: { 42: true } } });
     expect(renewals.map((request) => [request.url, request.headers.get('Authorization')])).to.deep.equal([
-      [`${SITE}/api/renew`, `Bearer ${kept}`],
+      [`${SITE}/api/renew`, `DPoP ${kept}`],
     ]);
   });
 
@@ -98,7 +105,7 @@ describe('createBridge(): restore', () => {
     renewAnswer = () => new Response('{"stars":3}');
     const { result } = await answerOf((name) => bridge.fetch(`${SITE}/api/progress`, '', name));
     expect(result).to.deep.equal({ id: '2', ok: true, response: { status: 200, body: '{"stars":3}' } });
-    expect(renewals.at(-1)!.headers.get('Authorization')).to.equal(`Bearer ${renewed}`);
+    expect(renewals.at(-1)!.headers.get('Authorization')).to.equal(`DPoP ${renewed}`);
   });
 
   it('without renew: config_invalid, and no session is made for the login that follows', async () => {

@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { ItchOAuthError } from '../../src/core/errors.js';
+import { keyStore, newKeyPair } from '../../src/core/dpop-proof.js';
 import { gameSession, type GameSessionOptions } from '../../src/core/game-session.js';
 
 const SITE = 'https://site.example';
@@ -12,10 +13,20 @@ const OPTIONS: GameSessionOptions = {
 const KEY = `itch-oauth-game-token ${SITE}/api/renew`;
 const USER = { id: 7, username: 'zoé', display_name: 'Zoé Ünal', url: 'https://zoe.itch.io', cover_url: null };
 
-/** A game token as the site's `createSessions` makes one (the session reads it, never checks its signature). */
-function gameToken(lifetimeS = 3600, name = 'first'): string {
-  const iat = Math.floor(Date.now() / 1000);
-  const bytes = new TextEncoder().encode(JSON.stringify({ sub: '7', iat, exp: iat + lifetimeS, user: USER, owns: { 42: true }, name }));
+/** The name the tokens below give their DPoP key (their `cnf.jkt`): the key kept in IndexedDB by `keepKey()`. */
+const JKT = 'test-key-thumbprint';
+
+/** A DPoP key pair kept as an earlier page of the game left it (IndexedDB, under the token's `cnf.jkt`). */
+async function keepKey(): Promise<CryptoKeyPair> {
+  const pair = await newKeyPair();
+  await keyStore((store) => store.put(pair, JKT), true);
+  return pair;
+}
+
+/** A game token as the site's `createSessions` makes one, bound to the key of {@link JKT} (the session reads it, never checks its signature). */
+function gameToken(lifetimeS = 3600, name = 'first', iat = Math.floor(Date.now() / 1000)): string {
+  const claims = { sub: '7', iat, exp: iat + lifetimeS, user: USER, owns: { 42: true }, name, cnf: { jkt: JKT } };
+  const bytes = new TextEncoder().encode(JSON.stringify(claims));
   const payload = btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
@@ -42,6 +53,7 @@ describe('gameSession()', () => {
     fetchStub = undefined;
     sessionStorage.clear();
   });
+  beforeEach(() => keepKey());
 
   it('restores nothing when no login was kept', async () => {
     fetchStub = stubFetch(() => new Response(null, { status: 500 }));
@@ -60,7 +72,7 @@ describe('gameSession()', () => {
     expect(await session.restore()).to.equal(true);
     expect(fetchStub.seen[0]!.url).to.equal(`${SITE}/api/renew`);
     expect(fetchStub.seen[0]!.method).to.equal('POST');
-    expect(fetchStub.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${kept}`);
+    expect(fetchStub.seen[0]!.headers.get('Authorization')).to.equal(`DPoP ${kept}`);
     expect(session.user).to.deep.equal(USER);
     expect(session.owns).to.deep.equal({ 42: true });
     expect(sessionStorage.getItem(KEY)).to.equal(fresh);
@@ -94,6 +106,26 @@ describe('gameSession()', () => {
     }
   });
 
+  it('restores nothing when the key the kept token is bound to is gone (IndexedDB cleared or refused)', async () => {
+    await keyStore((store) => store.delete(JKT), true);
+    sessionStorage.setItem(KEY, gameToken());
+    fetchStub = stubFetch(() => Response.json({ gameToken: gameToken() }));
+    expect(await gameSession(OPTIONS).restore()).to.equal(false);
+    expect(fetchStub.seen).to.have.length(0);
+  });
+
+  it('keeps a key pair whose private key cannot be exported', async () => {
+    const kept = await keyStore<CryptoKeyPair>((store) => store.get(JKT));
+    expect(kept!.privateKey.extractable).to.equal(false);
+    let exported: unknown;
+    try {
+      exported = await crypto.subtle.exportKey('jwk', kept!.privateKey);
+    } catch (error) {
+      exported = error;
+    }
+    expect(exported).to.be.instanceOf(DOMException);
+  });
+
   describe('fetch()', () => {
     async function signedIn(answer: (request: Request) => Response | Promise<Response>, options: Partial<GameSessionOptions> = {}) {
       sessionStorage.setItem(KEY, gameToken(3600, 'kept'));
@@ -113,9 +145,57 @@ describe('gameSession()', () => {
         body: '{}',
       });
       expect(answer.status).to.equal(200);
-      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${token}`);
+      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`DPoP ${token}`);
       expect(fetchStub!.seen[0]!.headers.get('Content-Type')).to.equal('application/json');
       expect(fetchStub!.seen[0]!.redirect).to.equal('error');
+      await session.logout();
+    });
+
+    /** A proof's parts, checked with the public key of its header as a server does. */
+    async function readProof(proof: string) {
+      const [header, payload, signature] = proof
+        .split('.')
+        .map((part) => Uint8Array.from(atob(part.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)));
+      const head = JSON.parse(new TextDecoder().decode(header)) as { typ: string; alg: string; jwk: JsonWebKey };
+      const key = await crypto.subtle.importKey('jwk', head.jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+      const input = new TextEncoder().encode(proof.split('.').slice(0, 2).join('.'));
+      const valid = await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, signature!, input);
+      return { head, claims: JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>, valid };
+    }
+    const sha256 = async (text: string) =>
+      btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+
+    it('sends a DPoP proof of each request (RFC 9449), signed by the kept key, never twice the same', async () => {
+      const { session, token } = await signedIn(() => Response.json({}));
+      await session.fetch(`${SITE}/api/progress?slot=2#top`, { method: 'PUT', body: '{}' });
+      await session.fetch(`${SITE}/api/progress?slot=2#top`, { method: 'PUT', body: '{}' });
+      const [first, second] = await Promise.all(fetchStub!.seen.map((request) => readProof(request.headers.get('DPoP')!)));
+      expect(first!.valid).to.equal(true);
+      expect(first!.head.typ).to.equal('dpop+jwt');
+      expect(first!.head.alg).to.equal('ES256');
+      expect(Object.keys(first!.head.jwk).sort()).to.deep.equal(['crv', 'kty', 'x', 'y']);
+      expect(first!.claims.htm).to.equal('PUT');
+      expect(first!.claims.htu).to.equal(`${SITE}/api/progress`);
+      expect(first!.claims.ath).to.equal(await sha256(token));
+      expect(Math.abs((first!.claims.iat as number) - Date.now() / 1000)).to.be.below(5);
+      expect(first!.claims.jti).to.be.a('string').with.length.above(20);
+      expect(second!.claims.jti).not.to.equal(first!.claims.jti);
+      await session.logout();
+    });
+
+    it("dates its proofs by the site's clock, as the last token's iat told it", async () => {
+      sessionStorage.setItem(KEY, gameToken());
+      // The site's clock is an hour ahead of this page's.
+      const ahead = gameToken(3600, 'ahead', Math.floor(Date.now() / 1000) + 3600);
+      fetchStub = stubFetch(() => Response.json({ gameToken: ahead }));
+      const session = gameSession(OPTIONS);
+      await session.restore();
+      await session.fetch(`${SITE}/api/progress`);
+      const { claims } = await readProof(fetchStub.seen.at(-1)!.headers.get('DPoP')!);
+      expect(Math.abs((claims.iat as number) - (Date.now() / 1000 + 3600))).to.be.below(5);
       await session.logout();
     });
 
@@ -145,7 +225,7 @@ describe('gameSession()', () => {
     it('adds the game token to the configured API origins', async () => {
       const { session, token } = await signedIn(() => new Response('ok'), { apiOrigins: ['https://api.site.example'] });
       await session.fetch('https://api.site.example/v1/scores');
-      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`Bearer ${token}`);
+      expect(fetchStub!.seen[0]!.headers.get('Authorization')).to.equal(`DPoP ${token}`);
       await session.logout();
     });
 
@@ -184,15 +264,17 @@ describe('gameSession()', () => {
       fetchStub!.restore();
       const short = gameToken(1, 'short');
       fetchStub = stubFetch((request) =>
-        Response.json({ gameToken: request.headers.get('Authorization') === `Bearer ${short}` ? gameToken() : short }),
+        Response.json({ gameToken: request.headers.get('Authorization') === `DPoP ${short}` ? gameToken() : short }),
       );
       await session.logout();
+      // (The logout forgot the key with the token.)
+      await keepKey();
       sessionStorage.setItem(KEY, gameToken());
       const second = gameSession(OPTIONS);
       await second.restore();
       expect(sessionStorage.getItem(KEY)).to.equal(short);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(fetchStub.seen.map((request) => request.headers.get('Authorization'))).to.include(`Bearer ${short}`);
+      expect(fetchStub.seen.map((request) => request.headers.get('Authorization'))).to.include(`DPoP ${short}`);
       expect(sessionStorage.getItem(KEY)).not.to.equal(short);
       await second.logout();
     });
@@ -206,6 +288,15 @@ describe('gameSession()', () => {
     });
   });
 
+  it('forgets the key with the login at logout', async () => {
+    sessionStorage.setItem(KEY, gameToken());
+    fetchStub = stubFetch(() => Response.json({ gameToken: gameToken() }));
+    const session = gameSession(OPTIONS);
+    await session.restore();
+    await session.logout();
+    expect(await keyStore((store) => store.get(JKT))).to.equal(undefined);
+  });
+
   it('revokes the session at the logout URL with the token, then forgets it', async () => {
     sessionStorage.setItem(KEY, gameToken());
     const renewed = gameToken(3600, 'renewed');
@@ -216,7 +307,7 @@ describe('gameSession()', () => {
     await session.restore();
     await session.logout();
     expect(fetchStub.seen[1]!.url).to.equal(`${SITE}/logout`);
-    expect(fetchStub.seen[1]!.headers.get('Authorization')).to.equal(`Bearer ${renewed}`);
+    expect(fetchStub.seen[1]!.headers.get('Authorization')).to.equal(`DPoP ${renewed}`);
     expect(session.signedIn).to.equal(false);
     expect(sessionStorage.getItem(KEY)).to.equal(null);
   });

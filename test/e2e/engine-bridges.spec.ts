@@ -1,7 +1,7 @@
 // The engines' JavaScript halves (engines/*) in Chromium, each under a stand-in that follows its
 // engine's documented JavaScript interface, against the emulator and a token handler with
-// sessions and an ownership check: the answer a game gets is { user, owns, gameToken }; with renew,
-// { user, owns }, the game calls the site's API through its drop-in's fetch without the token, and
+// sessions and an ownership check: the answer a game gets is { user, owns } (a game token only to a
+// login that proves its key, as the game session does); with renew, the game calls the site's API through its drop-in's fetch without the token, and
 // after a reload its drop-in's restore finds the player without a click.
 // - Godot 4: JavaScriptBridge.create_callback gives GDScript a JavaScriptObject whose function
 //   calls the Callable with the JavaScript arguments as one Array, only while GDScript keeps it.
@@ -85,7 +85,7 @@ async function approve(popup: Page, userId: number = C.users.gamer): Promise<voi
 for (const engine of ENGINES) {
   test.describe(engine, () => {
     for (const button of ['Play', 'Play (from the game loop)']) {
-      test(`${engine}: ${button === 'Play' ? 'a click' : 'a frame after a click'} logs in through the popup, and the game receives the user, owns and its game token`, async ({
+      test(`${engine}: ${button === 'Play' ? 'a click' : 'a frame after a click'} logs in through the popup, and the game receives the user and owns, and no game token (one it carried would be bound to no key)`, async ({
         page,
         context,
       }) => {
@@ -97,7 +97,7 @@ for (const engine of ENGINES) {
         await expect.poll(() => outcomes(page), { timeout: 15_000 }).toHaveLength(1);
         const [outcome] = await outcomes(page);
         expect(outcome).toMatchObject({ ok: true, user: { id: C.users.gamer }, owns: { [C.games.starfallKeep]: true } });
-        expect(outcome!.gameToken, 'a framed game gets a game token (a JWT), never a cookie').toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+        expect(outcome!.gameToken, 'a login without a DPoP proof gets no game token').toBeUndefined();
         await expect.poll(() => popup.isClosed()).toBe(true);
       });
     }
@@ -133,9 +133,9 @@ for (const engine of ENGINES) {
       // The site received the game token on both calls; the engine's side was never handed it.
       const calls = world.apiCalls.slice(before);
       expect(calls.map((call) => call.method)).toEqual(['PUT', 'GET']);
-      const token = calls[0]!.authorization?.replace(/^Bearer /, '') ?? '';
+      const token = calls[0]!.authorization?.replace(/^DPoP /, '') ?? '';
       expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
-      expect(calls[1]!.authorization).toBe(`Bearer ${token}`);
+      expect(calls[1]!.authorization).toBe(`DPoP ${token}`);
       const handed = await page.evaluate(() =>
         JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { outcomes: unknown }).outcomes]),
       );
@@ -179,7 +179,7 @@ for (const engine of ENGINES) {
       const [read] = await page.evaluate(() => (window as unknown as { fetched: { status: number; body: string }[] }).fetched);
       expect(read!.status).toBe(200);
       expect(JSON.parse(read!.body)).toMatchObject({ user: C.users.gamer });
-      const token = world.apiCalls[before]!.authorization?.replace(/^Bearer /, '') ?? '';
+      const token = world.apiCalls[before]!.authorization?.replace(/^DPoP /, '') ?? '';
       expect(token).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
       const handed = await page.evaluate(() =>
         JSON.stringify([(window as unknown as { shapes: unknown }).shapes, (window as unknown as { restored: unknown }).restored]),

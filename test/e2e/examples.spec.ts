@@ -10,11 +10,13 @@
 // ends TLS) a Secure __Host- cookie though the request is http. (examples/phaser-game, a game
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import * as jose from 'jose';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { freePort } from './support/free-port.js';
@@ -517,12 +519,16 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
           '/api/progress 200',
         ]);
         for (const call of calls) {
-          expect(call.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+          expect(call.authorization).toMatch(/^DPoP [\w-]+\.[\w-]+\.[\w-]+$/);
           expect(call.cookie).toBeUndefined();
         }
         const tokens = new Set(calls.map((call) => call.authorization));
         expect(tokens.size, 'three logins and one renewal: four tokens').toBe(4);
-        const token = calls.at(-1)!.authorization!.slice('Bearer '.length);
+        const token = calls.at(-1)!.authorization!.slice('DPoP '.length);
+        // A copy of the bound token, without a proof by the game's key, opens nothing.
+        expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin, Authorization: `Bearer ${token}` } })).status).toBe(
+          401,
+        );
         // A game token does not open the site's own routes, and its API refuses no token and a forged one.
         expect((await fetch(`${origin}/me`, { headers: { Authorization: `Bearer ${token}` } })).status, '/me is for the cookie').toBe(401);
         expect((await fetch(`${origin}/api/progress`, { headers: { Origin: gameOrigin } })).status).toBe(401);
@@ -548,16 +554,37 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         test.setTimeout(120_000);
         const origin = running!.origin;
         const gameOrigin = origin.replace('127.0.0.1', 'localhost');
+        // The player's own game, with its key: each request with a DPoP proof of its own (RFC 9449).
+        const key = await jose.generateKeyPair('ES256');
+        const jwk = await jose.exportJWK(key.publicKey);
+        const proof = (method: string, url: string, token?: string) =>
+          new jose.SignJWT({
+            htm: method,
+            htu: url,
+            iat: Math.floor(Date.now() / 1000),
+            jti: randomUUID(),
+            ...(token !== undefined && { ath: createHash('sha256').update(token).digest('base64url') }),
+          })
+            .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
+            .sign(key.privateKey);
         const login = await fetch(`${origin}/auth/itch`, {
           method: 'POST',
-          headers: { Origin: gameOrigin, 'Content-Type': 'application/json' },
+          headers: { Origin: gameOrigin, 'Content-Type': 'application/json', DPoP: await proof('POST', `${origin}/auth/itch`) },
           body: JSON.stringify({ access_token: C.oauthToken }),
         });
         const { gameToken } = (await login.json()) as { gameToken: string };
         expect(gameToken, 'a login the game started: a game token').toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-        const headers = { Authorization: `Bearer ${gameToken}`, Origin: gameOrigin };
-        const save = (body: string) =>
-          fetch(`${origin}/api/progress`, { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body });
+        const authorized = async () => ({
+          Authorization: `DPoP ${gameToken}`,
+          DPoP: await proof('PUT', `${origin}/api/progress`, gameToken),
+          Origin: gameOrigin,
+        });
+        const save = async (body: string) =>
+          fetch(`${origin}/api/progress`, {
+            method: 'PUT',
+            headers: { ...(await authorized()), 'Content-Type': 'application/json' },
+            body,
+          });
         expect((await save(JSON.stringify({ stars: 7 }))).status, 'a save of its size').toBe(204);
         expect((await save(JSON.stringify({ stars: 7, pad: 'x'.repeat(1100) }))).status, 'past 1 KiB').toBe(413);
         expect((await save('{"stars":')).status, 'not JSON').toBe(400);
@@ -567,7 +594,7 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         const size = 100 * 2 ** 20;
         const figures: string[] = [];
         for (const chunked of [false, true]) {
-          const { status, sentMb, peakMb } = await putHuge(`${origin}/api/progress`, headers, size, chunked, group);
+          const { status, sentMb, peakMb } = await putHuge(`${origin}/api/progress`, await authorized(), size, chunked, group);
           figures.push(
             `${chunked ? 'chunked' : 'Content-Length'}: ${status} after ${sentMb.toFixed(1)} MB sent, peak ${peakMb.toFixed(0)} MB`,
           );

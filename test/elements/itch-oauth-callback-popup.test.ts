@@ -4,7 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/define.js';
-import { OUTCOME_KEY, POPUP_MARK, type CaptureOutcome } from '../../src/capture/outcome.js';
+import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
 import { ERROR_CODES, type ItchOAuthErrorCode } from '../../src/core/errors.js';
 import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 import { problems, callback as words } from '../../src/i18n/locales/en.js';
@@ -110,26 +110,6 @@ describe('<itch-oauth-callback> in a popup whose login ended there', () => {
     const configured = await shown(undefined, '/games/starfall-keep');
     expect(configured.close?.textContent).to.equal('Close');
     expect(configured.back?.getAttribute('href')).to.equal('/games/starfall-keep');
-  });
-
-  it("offers Close only when reloaded while its capture still delivered (the entry's popup mark), not a link into the site", async () => {
-    sessionStorage.clear();
-    const state = history.state as unknown;
-    try {
-      // What the capture leaves in a popup login's entry (a redirect login's is false).
-      history.replaceState(POPUP_MARK, '');
-      const reloaded = await shown(undefined);
-      expect(reloaded.text).to.contain(words.idle);
-      expect(reloaded.close?.textContent).to.equal('Close');
-      expect(reloaded.back, 'no link to the backend’s site').to.equal(null);
-      // A redirect login's entry, reloaded: the link back, no Close.
-      history.replaceState(false, '');
-      const redirect = await shown(undefined);
-      expect(redirect.close).to.equal(null);
-      expect(redirect.back?.getAttribute('href')).to.equal('/');
-    } finally {
-      history.replaceState(state, '');
-    }
   });
 
   it('never links back-url when it is not an http(s) address or a path of this site', async () => {

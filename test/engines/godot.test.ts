@@ -153,7 +153,11 @@ describe('engines/godot in the Godot 4.6 web runtime (Chromium, popup blocker on
       await waitForReport(game, 'the save to reach the site', () => world.apiCalls.length > before);
       const saved = world.apiCalls[before]!;
       assert.equal(saved.method, 'PUT');
-      assert.match(saved.authorization ?? '', /^Bearer ey[\w-]+\.[\w-]+\.[\w-]+$/, 'the game token, added by the page');
+      assert.match(
+        saved.authorization ?? '',
+        /^DPoP ey[\w-]+\.[\w-]+\.[\w-]+$/,
+        "the game token, bound to the page's key, added by the page",
+      );
       await game.page.keyboard.press('l');
       const read = await waitForReport(game, 'fetched', (r) => r.event === 'fetched');
       assert.equal(read.status, 200, JSON.stringify(read));

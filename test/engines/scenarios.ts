@@ -537,7 +537,6 @@ async function framedDemoGameLogin(session: Session, demoUrl: string, emulatorUr
   await waitFor('the game to be ready', () =>
     session.evaluate(() => document.querySelector<HTMLElement>('.game')?.dataset['ready'] === 'true'),
   );
-  await buttonReady(session, 'itch-login-button');
   // The page scrolled to #play (smoothly, where it does): a click while the frame still moves hits
   // the spot the game has just left. One click, once the frame is where the driver aims.
   await session.leaveFrames();
@@ -548,7 +547,7 @@ async function framedDemoGameLogin(session: Session, demoUrl: string, emulatorUr
     }),
   );
   await session.enterFrame('iframe.game-frame');
-  const popup = await newWindowFrom(session, () => session.click('itch-login-button')).catch(async (error: unknown) => {
+  const popup = await newWindowFrom(session, () => session.click('[data-login]')).catch(async (error: unknown) => {
     const status = await session.evaluate(() => document.querySelector('[data-status]')?.textContent ?? '(no status)');
     throw new Error(`${String(error)}; the game says: ${status}`);
   });

@@ -70,8 +70,15 @@ describe('a fresh clone', () => {
 describe("the tarball the checks install (scripts/pack.mjs, as CI's framework and example tests use it)", () => {
   it('has no prepare, nor any other script, in its package.json, and leaves package.json as it was', () => {
     const before = readFileSync(path.join(root, 'package.json'), 'utf8');
-    const manifest = manifestOf(pack());
+    const tarball = pack();
+    const manifest = manifestOf(tarball);
     assert.equal(manifest.name, 'itch-oauth-widget');
+    // The examples' sources ship; their installed dependencies (examples:install) never do.
+    const listed = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).stdout.split('\n');
+    assert.deepEqual(
+      listed.filter((file) => /(^|\/)(node_modules|\.new-user)\//.test(file)),
+      [],
+    );
     assert.equal(manifest.scripts?.prepare, undefined, 'npm 11 warns installers of a package with prepare');
     assert.equal(manifest.scripts, undefined);
     assert.equal(readFileSync(path.join(root, 'package.json'), 'utf8'), before);

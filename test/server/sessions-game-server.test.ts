@@ -1,14 +1,17 @@
 // examples/game-server: a game server that verifies game tokens with `jose` and the site's JWK Set
 // alone (nothing of this package), run as its own process against a site on loopback that serves
-// `sessions.jwks()`. It accepts a valid game token and answers its player and `owns`; it refuses
-// an expired one, one signed by another deployment, one made for another site, one whose payload
-// was changed, and the site's cookie value presented as a Bearer token.
+// `sessions.jwks()`. It accepts a valid game token with a DPoP proof by its key and answers its
+// player and `owns`; it refuses an expired one, one signed by another deployment, one made for
+// another site, one whose payload was changed, the site's cookie value, and the token without
+// its key: as Bearer, with a proof by another key, with a proof replayed or for another request.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { createHash, randomBytes } from 'node:crypto';
+import * as jose from 'jose';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
@@ -21,6 +24,23 @@ const user = { id: 1001, username: 'leafo', url: 'https://leafo.itch.io', gamer:
 const gameServerScript = fileURLToPath(new URL('../../examples/game-server/server.js', import.meta.url));
 
 const fakeItch = fakeItchFor(TOKEN, user);
+
+/** A game's DPoP key, and proofs by it (RFC 9449), as gameSession() makes them. */
+async function dpopKey() {
+  const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
+  const jwk = await jose.exportJWK(publicKey);
+  return (method: string, url: string, token?: string) =>
+    new jose.SignJWT({
+      htm: method,
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      jti: randomBytes(16).toString('base64url'),
+      ...(token === undefined ? {} : { ath: createHash('sha256').update(token).digest('base64url') }),
+    })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
+      .sign(privateKey);
+}
+const game = await dpopKey();
 
 /** A login on `site` started from `from` (the game by default): the game token, or the cookie's value for the site's own pages. */
 async function login(
@@ -40,7 +60,12 @@ async function login(
   const answer = await handler(
     new Request(`${site}/auth/itch`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: from, 'Sec-Fetch-Site': from === site ? 'same-origin' : 'cross-site' },
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: from,
+        'Sec-Fetch-Site': from === site ? 'same-origin' : 'cross-site',
+        DPoP: await game('POST', `${site}/auth/itch`),
+      },
       body: JSON.stringify({ access_token: TOKEN }),
     }),
   );
@@ -90,7 +115,25 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     site?.close();
   });
 
-  const player = (bearer: string) => fetch(`${gameServerOrigin}/player`, { headers: { Authorization: `Bearer ${bearer}` } });
+  /** The game's request for its player, with the token and a proof of the request by `key`. */
+  const player = async (token: string, key = game) =>
+    fetch(`${gameServerOrigin}/player`, {
+      headers: { Authorization: `DPoP ${token}`, DPoP: await key('GET', `${gameServerOrigin}/player`, token) },
+    });
+
+  it('refuses the token without its key: as Bearer, with a proof by another key, replayed, for another request', async () => {
+    const { gameToken } = await login(siteOrigin);
+    const url = `${gameServerOrigin}/player`;
+    const call = (headers: Record<string, string>) => fetch(url, { headers });
+    assert.equal((await call({ Authorization: `Bearer ${gameToken}` })).status, 401);
+    assert.equal((await player(gameToken!, await dpopKey())).status, 401);
+    const once = await game('GET', url, gameToken);
+    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: once })).status, 200);
+    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: once })).status, 401, 'replayed');
+    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('POST', url, gameToken) })).status, 401);
+    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('GET', `${url}x`, gameToken) })).status, 401);
+    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('GET', url, 'another token') })).status, 401);
+  });
 
   it('accepts a game token of the site: the player and what they own', async () => {
     const { gameToken } = await login(siteOrigin);
@@ -103,7 +146,7 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
   it('refuses a request without a token', async () => {
     const answer = await fetch(`${gameServerOrigin}/player`);
     assert.equal(answer.status, 401);
-    assert.equal(answer.headers.get('www-authenticate'), 'Bearer');
+    assert.equal(answer.headers.get('www-authenticate'), 'DPoP algs="ES256"');
   });
 
   it('refuses an expired game token', async () => {
@@ -133,7 +176,7 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     assert.equal((await player(`${header}.${forged}.${signature}`)).status, 401);
   });
 
-  it("refuses the site's cookie value presented as a Bearer token", async () => {
+  it("refuses the site's cookie value presented as a game token", async () => {
     const { cookieValue } = await login(siteOrigin, {}, siteOrigin);
     assert.ok(cookieValue && cookieValue.split('.').length === 5, 'a JWE cookie');
     assert.equal((await player(cookieValue)).status, 401);

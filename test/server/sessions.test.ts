@@ -22,9 +22,13 @@ const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: tr
 
 const fakeItch = fakeItchFor(TOKEN, user);
 
-/** Sessions and the token handler that logs in with them, on `site`. */
+/**
+ * Sessions and the token handler that logs in with them, on `site`. Under `dpop: 'optional'`, so
+ * that the game tokens here are the unbound kind that the attacks below forge and tamper with
+ * as Bearer; tokens bound to a key (the default) are attacked in sessions-dpop.test.ts.
+ */
 function setup(options: Partial<SessionsOptions> = {}, site = SITE) {
-  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, ...options });
+  const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, dpop: 'optional', ...options });
   const handler = createTokenHandler({
     applicationId: 42,
     origin: site,
@@ -364,7 +368,7 @@ describe('attacks on game tokens', () => {
   });
   it('a token issued for another origin (aud) is refused by a site of the same secret, even once read on its own', async () => {
     assert.ok(await sessions.get(request({ bearer: gameToken }), { allow: ['game'] }));
-    const other = createSessions({ secrets: [SECRET], origin: 'https://other-site.example' });
+    const other = createSessions({ secrets: [SECRET], origin: 'https://other-site.example', dpop: 'optional' });
     const elsewhere = request({ bearer: gameToken, url: 'https://other-site.example/api/me' });
     assert.equal(await other.get(elsewhere, { allow: ['game'] }), undefined);
   });
@@ -387,11 +391,11 @@ describe('rotation', () => {
     const old = setup();
     const { cookie } = await old.login();
     const { gameToken } = (await old.login(GAME)).body;
-    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET], origin: SITE });
+    const rotated = createSessions({ secrets: [OTHER_SECRET, SECRET], origin: SITE, dpop: 'optional' });
     assert.ok(await rotated.get(request({ cookie })));
     assert.ok(await rotated.get(request({ bearer: gameToken! }), { allow: ['game'] }));
     assert.equal((await rotated.jwks()).keys.length, 2);
-    const removed = createSessions({ secrets: [OTHER_SECRET], origin: SITE });
+    const removed = createSessions({ secrets: [OTHER_SECRET], origin: SITE, dpop: 'optional' });
     assert.equal(await removed.get(request({ cookie })), undefined);
     assert.equal(await removed.get(request({ bearer: gameToken! }), { allow: ['game'] }), undefined);
   });
@@ -515,7 +519,7 @@ describe('logout', () => {
 describe('route', () => {
   const handler = (_: Request, session: Session) => Response.json({ id: session.user.id, via: session.via });
 
-  it('answers a preflight from an allowed origin with Authorization and Content-Type allowed', async () => {
+  it('answers a preflight from an allowed origin with Authorization, Content-Type and DPoP allowed', async () => {
     const api = setup().sessions.route({ allow: ['game'] }, handler);
     const response = await api(
       new Request(`${SITE}/api/save`, {
@@ -525,7 +529,7 @@ describe('route', () => {
     );
     assert.equal(response.status, 204);
     assert.equal(response.headers.get('access-control-allow-origin'), GAME);
-    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, Content-Type');
+    assert.equal(response.headers.get('access-control-allow-headers'), 'Authorization, Content-Type, DPoP');
     assert.match(response.headers.get('access-control-allow-methods')!, /PUT/);
     assert.equal(response.headers.get('access-control-allow-credentials'), null);
   });

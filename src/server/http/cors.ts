@@ -14,6 +14,8 @@ export interface CorsPolicy {
   methods: string;
   /** `Access-Control-Allow-Headers` of a preflight's answer, e.g. `Content-Type`. */
   headers: string;
+  /** `Access-Control-Expose-Headers` of the answers, when a page must read a header of them. */
+  expose?: string | undefined;
 }
 
 /**
@@ -48,10 +50,14 @@ export function preflight(request: Request, own: string, policy: CorsPolicy): Re
  * no CORS). It always says that it varies by `Origin`, so that no cache hands one origin's
  * answer to another.
  */
-export function withCors(request: Request, own: string, policy: Pick<CorsPolicy, 'allowed'>, response: Response): Response {
+export function withCors(request: Request, own: string, policy: Pick<CorsPolicy, 'allowed' | 'expose'>, response: Response): Response {
   const origin = request.headers.get('origin');
   const headers = new Headers(response.headers);
   if (!/\borigin\b/i.test(headers.get('vary') ?? '')) headers.append('Vary', 'Origin');
-  if (origin !== null && origin !== own && policy.allowed.has(origin)) headers.set('Access-Control-Allow-Origin', origin);
+  if (origin !== null && origin !== own && policy.allowed.has(origin)) {
+    headers.set('Access-Control-Allow-Origin', origin);
+    // Beside any the answer exposes itself.
+    if (policy.expose !== undefined) headers.append('Access-Control-Expose-Headers', policy.expose);
+  }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -23,6 +23,7 @@ import { createStorage, type Storage } from 'unstorage';
 import { boundedCache } from '../bounded-cache.js';
 import type { Refusal } from '../http/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
+import { wakeOf, type Wake } from './wake.js';
 
 /** How long a popup login may take, from the start page to the collection. */
 export const POPUP_TTL_S = 10 * 60;
@@ -147,6 +148,8 @@ async function readTogether(store: Storage, keys: string[]): Promise<unknown[]> 
 
 export class PopupRelay {
   private readonly setIfAbsent: SetIfAbsent;
+  /** Wakes the collections held for a state when the relay writes one of its entries. */
+  readonly wake: Wake;
 
   /** @param setIfAbsent the store's atomic step; by default detected from `store` ({@link setIfAbsentOf}). */
   constructor(
@@ -154,6 +157,12 @@ export class PopupRelay {
     setIfAbsent?: SetIfAbsent,
   ) {
     this.setIfAbsent = setIfAbsent ?? setIfAbsentOf(store, LOGIN_PREFIX);
+    this.wake = wakeOf(store, LOGIN_PREFIX);
+  }
+
+  /** The store entries a collection of `state` reads: its login and its notice's slot. */
+  keysOf(state: string): string[] {
+    return [LOGIN_PREFIX + state, NOTICE_PREFIX + slotOf(state)];
   }
 
   /** Whether this call is the first to claim `claim` (a state, or a state's collection). */
@@ -186,6 +195,7 @@ export class PopupRelay {
       await this.setIfAbsent.delete(CLAIM_PREFIX + state).catch(() => undefined);
       throw error;
     }
+    this.wake.changed(state);
     return 'kept';
   }
 
@@ -259,6 +269,7 @@ export class PopupRelay {
   async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>, read?: { notice: PopupNotice | undefined }): Promise<void> {
     const notice: PopupNotice = { ...(read === undefined ? await this.notice(state) : read.notice), ...change, at: Date.now(), state };
     await this.store.setItem(NOTICE_PREFIX + slotOf(state), JSON.parse(JSON.stringify(notice)) as PopupNotice, { ttl: POPUP_TTL_S });
+    this.wake.changed(state);
   }
 
   /** Removes the notice of `state` (once its refusal is collected). */

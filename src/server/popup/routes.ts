@@ -11,14 +11,15 @@
  * 3. **Deposit** (`POST {"access_token", "state"}` from the callback page's capture): refused
  *    before anything else without the state's binding cookie (on https: the `__Host-` one);
  *    then the token is checked with itch.io, and the verified login waits under its state.
- * 4. **Collect** (`POST {"popup_verifier"}` from the opener, about once a second): only a browser
- *    page (`Origin`), only from the origin the login was bound to; `onLogin` runs then, with
- *    `startedFrom` from the binding, never from this request.
+ * 4. **Collect** (`POST {"popup_verifier"}` from the opener, held with `Prefer: wait=N`: see
+ *    `held-collection.ts`): only a browser page (`Origin`), only from the origin the login was
+ *    bound to; `onLogin` runs then, with `startedFrom` from the binding, never from this request.
  */
 import { buildAuthorizeUrl } from '../../core/authorize-url.js';
 import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from '../../core/state.js';
 import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../http/answers.js';
 import { isLoopbackOrigin } from '../http/own-origin.js';
+import { heldCollections } from './held-collection.js';
 import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { authorizationPageSevers, SEVERS_WAIT_MS } from './severs.js';
@@ -75,6 +76,7 @@ interface Routes {
   seversSoon: () => Promise<boolean | undefined>;
   mayOpen(origin: string, own: string): boolean;
   authorizeUrl(query: URLSearchParams, state: string): string;
+  held: ReturnType<typeof heldCollections>;
 }
 
 /** The handler's popup requests (see the top of this file). */
@@ -96,13 +98,14 @@ export function popupRoutes(options: PopupRoutesOptions) {
       scope: query.get('scope') ?? 'profile:me',
       state,
     }).href;
-  const routes: Routes = { options, severs, seversSoon, mayOpen, authorizeUrl };
+  const held = heldCollections(options.relay.wake);
+  const routes: Routes = { options, severs, seversSoon, mayOpen, authorizeUrl, held };
   return {
     start: (request: Request, own: string): Promise<Response> => start(routes, request, own),
     bind: (request: Request, own: string, body: BindRequest): Promise<Response> => bind(routes, request, own, body),
     deposit: (request: Request, own: string, token: string, state: string): Promise<Response> =>
       deposit(routes, request, own, token, state),
-    collect: (request: Request, verifier: string): Promise<Response> => collect(routes, request, verifier),
+    collect: (request: Request, verifier: string, seen = ''): Promise<Response> => collect(routes, request, verifier, seen),
   };
 }
 
@@ -253,10 +256,8 @@ async function deposit(routes: Routes, request: Request, own: string, token: str
   return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
 }
 
-/** 4. The opener collects its login. */
-async function collect(routes: Routes, request: Request, verifier: string): Promise<Response> {
-  const { options } = routes;
-  const { relay } = options;
+/** 4. The opener collects its login, at once or held (`Prefer: wait=N`). */
+async function collect(routes: Routes, request: Request, verifier: string, seen: string): Promise<Response> {
   const origin = request.headers.get('origin');
   if (origin === null)
     return errorResponse(
@@ -265,6 +266,14 @@ async function collect(routes: Routes, request: Request, verifier: string): Prom
       'state_mismatch',
     );
   const state = await popupStateOf(verifier);
+  const { relay } = routes.options;
+  return routes.held.collect(request, state, relay.keysOf(state), seen, () => collectOnce(routes, request, origin, state));
+}
+
+/** What a collection is answered now. */
+async function collectOnce(routes: Routes, request: Request, origin: string, state: string): Promise<Response> {
+  const { options } = routes;
+  const { relay } = options;
   // One read for both: a verifier nobody bound costs the store one request.
   const { login, notice } = await relay.outcome(state);
   if (login !== undefined) {

@@ -1,10 +1,11 @@
 /*
  * What a request carries, read and verified: the site's origin it is judged by, the site cookie's
- * claims and a game token's. Each verified credential is kept for a short while, so that the
+ * claims and a game token's, with its DPoP proof (./dpop.ts). Each verified credential is kept for a short while, so that the
  * same cookie or token is decrypted or verified once, not at every request.
  */
 import { missingOrigin } from '../http/own-origin.js';
-import { readBearer, verifyGameToken } from './game-token.js';
+import { checkProof, type DpopError } from './dpop.js';
+import { readAuthorization, verifyGameToken } from './game-token.js';
 import { deriveKeys, type DeploymentKeys } from './keys.js';
 import type { SessionsSettings } from './options.js';
 import type { SessionClaims } from './session.js';
@@ -14,6 +15,9 @@ import { createVerifiedCache } from './verified-cache.js';
 /** Seconds of clock difference tolerated between instances (RFC 7519 section 4.1.4 "small leeway"). */
 export const CLOCK_TOLERANCE_S = 30;
 
+/** A request's game token: its claims, or why it does not count. */
+export type GameCredential = { claims: SessionClaims } | { error: DpopError; why: string };
+
 /** The readers of a request's credentials, and what the sessions' members share. */
 export interface Credentials {
   /** The deployment's keys (Web Crypto is asynchronous: derived once, on first use). */
@@ -22,8 +26,12 @@ export interface Credentials {
   own(request: Request): string;
   /** The site cookie's claims, when it carries a valid one. */
   cookieClaims(request: Request): Promise<CookieClaims | undefined>;
-  /** The game token's claims, when `Authorization: Bearer` carries a valid one. */
-  gameClaims(request: Request): Promise<SessionClaims | undefined>;
+  /**
+   * The game token's claims, when `Authorization` carries a valid one, as its binding wants it: a
+   * token bound to a key (`cnf.jkt`) as `DPoP` with a proof of this request signed by that key; an
+   * unbound one only under `dpop: 'optional'`, as `Bearer`. Else why not, as RFC 9449 section 7.1 names it.
+   */
+  gameClaims(request: Request): Promise<GameCredential>;
   /** Whether a session was revoked (never, without a store). */
   revoked(sid: string): Promise<boolean>;
 }
@@ -53,21 +61,33 @@ export function createCredentials(settings: SessionsSettings): Credentials {
   };
 
   const verifiedTokens = createVerifiedCache<SessionClaims>();
-  const gameClaims = async (request: Request): Promise<SessionClaims | undefined> => {
-    const token = readBearer(request);
-    if (token === undefined) return undefined;
+  const gameClaims = async (request: Request): Promise<GameCredential> => {
+    const presented = readAuthorization(request);
+    if (presented === undefined) return { error: 'invalid_token', why: 'no game token in Authorization' };
+    const { scheme, token } = presented;
     // The origin is part of the key: a token is valid only where its `aud` is.
     const origin = own(request);
     const key = `${origin} ${token}`;
-    const known = verifiedTokens.get(key);
-    if (known !== undefined) return known;
-    const claims = await verifyGameToken(token, (await keys()).signing, {
-      origin,
-      maxAge: gameTokenMaxAge,
-      clockTolerance: CLOCK_TOLERANCE_S,
-    });
-    if (claims !== undefined) verifiedTokens.set(key, claims);
-    return claims;
+    // The token and its proof are checked at once: a bound token's request costs one wait, not two.
+    const [claims, proof] = await Promise.all([
+      verifiedTokens.get(key) ??
+        verifyGameToken(token, (await keys()).signing, { origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S }),
+      scheme === 'DPoP' ? checkProof(request, origin, settings.replay, token) : undefined,
+    ]);
+    if (claims === undefined) return { error: 'invalid_token', why: 'the game token is invalid or has expired' };
+    verifiedTokens.set(key, claims);
+    const jkt = claims.cnf?.jkt;
+    if (jkt === undefined) {
+      if (settings.dpop === 'optional' && scheme === 'Bearer') return { claims };
+      return { error: 'invalid_token', why: 'the game token is not bound to a key (DPoP)' };
+    }
+    // A copy of a bound token, without the key, is worth nothing: not as Bearer, not without a proof.
+    if (proof === undefined)
+      return { error: 'invalid_token', why: 'a game token bound to a key is sent as Authorization: DPoP, with its proof' };
+    if ('error' in proof) return proof;
+    if (proof.jkt !== jkt)
+      return { error: 'invalid_dpop_proof', why: 'the DPoP proof is signed by another key than the token is bound to' };
+    return { claims };
   };
 
   const revoked = async (sid: string) => revocations !== undefined && (await revocations.isRevoked(sid));

@@ -4,7 +4,8 @@
  */
 import { preflight, withCors } from '../http/cors.js';
 import { missingOrigin } from '../http/own-origin.js';
-import type { Credentials } from './credentials.js';
+import type { Credentials, GameCredential } from './credentials.js';
+import { dpopRefusal } from './dpop.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
 import { SessionStoreError } from './revocation.js';
@@ -33,6 +34,8 @@ function storeDown(error: unknown): Response {
 type Endpoint = (request: Request) => Promise<Response>;
 /** Which credentials count for a route. */
 type Allow = { allow?: readonly Session['via'][] | undefined };
+/** A game token that does not count, and why. */
+export type Refused = Exclude<GameCredential, { claims: unknown }>;
 
 /** `sessions.logout`. */
 export function createLogout(settings: SessionsSettings, credentials: Credentials): Endpoint {
@@ -45,7 +48,8 @@ export function createLogout(settings: SessionsSettings, credentials: Credential
     }
     const bearer = request.headers.has('authorization');
     if (!bearer && !cookieMayCount(request, own)) return Response.json({ errors: ['cross-site logout refused'] }, { status: 403 });
-    const claims = bearer ? await credentials.gameClaims(request) : await credentials.cookieClaims(request);
+    const game = bearer ? await credentials.gameClaims(request) : undefined;
+    const claims = game === undefined ? await credentials.cookieClaims(request) : 'claims' in game ? game.claims : undefined;
     if (claims !== undefined && settings.revocations !== undefined)
       await settings.revocations.revoke(claims.sid, Math.max(claims.exp, claims.auth_time + settings.maxAge));
     const headers = new Headers({ 'Cache-Control': 'no-store' });
@@ -58,10 +62,11 @@ export function createLogout(settings: SessionsSettings, credentials: Credential
 export function createRenew(settings: SessionsSettings, credentials: Credentials): Endpoint {
   return endpoint(settings, async (request, own) => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = await credentials.gameClaims(request);
-    const exp = claims === undefined ? 0 : Math.min(now + settings.gameTokenMaxAge, claims.auth_time + settings.maxAge);
-    if (claims === undefined || exp <= now || (await credentials.revoked(claims.sid)))
-      return unauthorized('a valid game token is required to renew it');
+    const game = await credentials.gameClaims(request);
+    if ('error' in game) return dpopRefusal(game.error, game.why);
+    const { claims } = game;
+    const exp = Math.min(now + settings.gameTokenMaxAge, claims.auth_time + settings.maxAge);
+    if (exp <= now || (await credentials.revoked(claims.sid))) return dpopRefusal('invalid_token', 'the session has ended: log in again');
     const fresh: SessionClaims = { ...pick(claims), iat: now, exp };
     const gameToken = await signGameToken(fresh, own, (await credentials.keys()).signing);
     return Response.json({ gameToken }, { headers: { 'Cache-Control': 'no-store' } });
@@ -69,17 +74,21 @@ export function createRenew(settings: SessionsSettings, credentials: Credentials
 }
 
 /** `sessions.route`, over `sessions.get`. */
-export function createRoute(settings: SessionsSettings, get: (request: Request, options: Allow) => Promise<Session | undefined>) {
+export function createRoute(
+  settings: SessionsSettings,
+  find: (request: Request, carriers: ReadonlySet<Session['via']>) => Promise<Session | Refused | undefined>,
+) {
   return ({ allow }: Allow = {}, handler: (request: Request, session: Session) => Response | Promise<Response>): Endpoint => {
-    readAllow(allow ?? ['cookie']);
+    const carriers = readAllow(allow ?? ['cookie']);
     return endpoint(settings, async (request) => {
-      let session: Session | undefined;
+      let session: Session | Refused | undefined;
       try {
-        session = await get(request, { allow });
+        session = await find(request, carriers);
       } catch (error) {
         return storeDown(error);
       }
-      return session === undefined ? unauthorized('not signed in') : handler(request, session);
+      if (session === undefined) return unauthorized('not signed in', carriers.has('game'));
+      return 'error' in session ? dpopRefusal(session.error, session.why) : handler(request, session);
     });
   };
 }
@@ -92,9 +101,15 @@ export function readAllow(allow: readonly Session['via'][]): ReadonlySet<Session
   return new Set(allow);
 }
 
-/** The claims a renewal carries over: the session's, and no other that a verified token may hold (`iss`, `aud`, `jti` are set anew). */
-function pick({ sub, sid, auth_time, scope, user, owns }: Omit<SessionClaims, 'iat' | 'exp'>): Omit<SessionClaims, 'iat' | 'exp'> {
-  return owns === undefined ? { sub, sid, auth_time, scope, user } : { sub, sid, auth_time, scope, user, owns };
+/**
+ * The claims a renewal carries over: the session's and its key binding (`cnf`), and no other that
+ * a verified token may hold (`iss`, `aud`, `jti` are set anew).
+ */
+function pick({ sub, sid, auth_time, scope, user, owns, cnf }: Omit<SessionClaims, 'iat' | 'exp'>): Omit<SessionClaims, 'iat' | 'exp'> {
+  const kept: Omit<SessionClaims, 'iat' | 'exp'> = { sub, sid, auth_time, scope, user };
+  if (owns !== undefined) kept.owns = owns;
+  if (cnf !== undefined) kept.cnf = { jkt: cnf.jkt };
+  return kept;
 }
 
 /** The answer where the site's origin is neither configured nor loopback; the developer reads why in the log. */
@@ -104,7 +119,8 @@ function misconfigured(): Response {
   return Response.json({ errors: [why] }, { status: 500, headers: { 'Cache-Control': 'no-store' } });
 }
 
-function unauthorized(message: string): Response {
-  // A 401 names the scheme it wants (RFC 6750 section 3).
-  return Response.json({ errors: [message] }, { status: 401, headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' } });
+function unauthorized(message: string, game: boolean): Response {
+  // A 401 names the scheme it wants (RFC 6750 section 3, RFC 9449 section 7.1).
+  const scheme = game ? 'DPoP algs="ES256"' : 'Bearer';
+  return Response.json({ errors: [message] }, { status: 401, headers: { 'WWW-Authenticate': scheme, 'Cache-Control': 'no-store' } });
 }

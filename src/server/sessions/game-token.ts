@@ -1,8 +1,8 @@
 /*
  * Game tokens: what a game framed on another site (itch.io serves HTML5 games from itch.zone)
  * holds instead of the site's cookie, which is third-party there. A signed JWT (RFC 7519) that
- * the game sends as `Authorization: Bearer` (RFC 6750) and that any JWT library verifies with the
- * public keys of `jwks()` alone. Signed, not encrypted: the game may read it, so it holds nothing
+ * any JWT library verifies with the public keys of `jwks()` alone, bound to the game's DPoP key
+ * by `cnf.jkt` (RFC 9449 section 6.1; see ./dpop.ts) and sent as `Authorization: DPoP`. Signed, not encrypted: the game may read it, so it holds nothing
  * that the login's answer did not already show the game, and never the itch.io access token.
  */
 import { base64url, jwtVerify, SignJWT, type JWTPayload } from 'jose';
@@ -62,8 +62,12 @@ export async function verifyGameToken(
   }
 }
 
-/** The token of an `Authorization: Bearer` header (RFC 6750 section 2.1), if there is one of the shape of a JWS. */
-export function readBearer(request: Request): string | undefined {
-  const match = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/.exec(request.headers.get('authorization') ?? '');
-  return match?.[1];
+/**
+ * The game token of an `Authorization` header, `Bearer` (RFC 6750 section 2.1) or `DPoP`
+ * (RFC 9449 section 7.1), if it has the shape of a JWS.
+ */
+export function readAuthorization(request: Request): { scheme: 'Bearer' | 'DPoP'; token: string } | undefined {
+  const match = /^(Bearer|DPoP) +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(request.headers.get('authorization') ?? '');
+  if (match === null) return undefined;
+  return { scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2]! };
 }

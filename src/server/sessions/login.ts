@@ -1,10 +1,11 @@
 /*
  * The session a verified login gets, decided by where it was started (`startedFrom`) alone: the
  * site's own origin gets the site cookie; a framed game's origin, or a login confirmed by code,
- * a game token; any other origin nothing.
+ * a game token, bound to the key of the request's DPoP proof (./dpop.ts); any other origin nothing.
  */
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import type { Credentials } from './credentials.js';
+import { checkProof, dpopRefusal } from './dpop.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
 import { newSessionId, type SessionClaims } from './session.js';
@@ -29,6 +30,21 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
       const why = `a login started from ${startedFrom} gets no session: it is neither this site (${site}) nor in createSessions' allowedOrigins`;
       console.warn(`itch-oauth-widget: refused (403): ${why}`);
       return Response.json({ errors: [why] }, { status: 403, headers: { 'Cache-Control': 'no-store' } });
+    }
+    // No proof where one is required: the login answers who logged in, and issues no game token
+    // (one without a binding could be used by whoever copies it; a game that calls the site's API
+    // logs in through gameSession(), which proves its key).
+    if (!request.headers.has('dpop') && settings.dpop === 'required')
+      return Response.json(answer, { headers: { 'Cache-Control': 'no-store' } });
+    // The proof of the request that collects the token (the popup collection, or the game's own
+    // POST): the token is bound to its key. A bad proof is refused in either mode, never ignored.
+    if (request.headers.has('dpop')) {
+      const proof = await checkProof(request, site, settings.replay);
+      if ('error' in proof) {
+        console.warn(`itch-oauth-widget: refused (401): no game token for a login started from ${startedFrom}: ${proof.why}`);
+        return dpopRefusal(proof.error, proof.why);
+      }
+      claims.cnf = { jkt: proof.jkt };
     }
     const { gameTokenMaxAge, maxAge } = settings;
     const gameToken = await signGameToken(

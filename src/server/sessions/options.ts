@@ -7,6 +7,7 @@ import type { Storage } from 'unstorage';
 import type { CorsPolicy } from '../http/cors.js';
 import { ownOrigin, type OwnOrigin } from '../http/own-origin.js';
 import { parseAllowedOrigins } from '../http/request-guard.js';
+import { createProofReplay, type ProofReplay } from './dpop.js';
 import { assertSecrets } from './keys.js';
 import { createRevocations, type Revocations } from './revocation.js';
 
@@ -55,6 +56,17 @@ export interface SessionsOptions {
    * development) take their own address's origin, any other is refused.
    */
   origin?: string | undefined;
+  /**
+   * How game tokens are tied to the game's key (DPoP, RFC 9449). `'required'` (the default): a
+   * game login gets a game token only with a `DPoP` proof (without one it is answered who logged
+   * in, and no token), the token is bound to the proof's key
+   * (`cnf.jkt`) and counts only as `Authorization: DPoP` with a fresh proof of each request, so a
+   * copy read out of the game's storage is worthless elsewhere; `gameSession()` does all this.
+   * `'optional'` is weaker, for clients you wrote yourself: a proof binds, but a login without
+   * one gets an unbound token that counts as `Authorization: Bearer`, which anyone who reads it
+   * can use until it expires.
+   */
+  dpop?: 'required' | 'optional' | undefined;
 }
 
 /** The options, checked and with their defaults. */
@@ -69,6 +81,9 @@ export interface SessionsSettings {
   ownOrigin: OwnOrigin;
   /** `undefined`: stateless, no revocation. */
   revocations: Revocations | undefined;
+  dpop: 'required' | 'optional';
+  /** The `jti`s of accepted DPoP proofs: in the store when it has an atomic set-if-absent, else in memory. */
+  replay: ProofReplay;
 }
 
 const DAY_S = 24 * 60 * 60;
@@ -81,6 +96,8 @@ export function readSessionsOptions(options: SessionsOptions): SessionsSettings 
   if (typeof options !== 'object' || options === null) throw new TypeError('createSessions needs an options object');
   const keepToken = options.keepToken ?? false;
   if (typeof keepToken !== 'boolean') throw new TypeError('keepToken must be a boolean');
+  const dpop = options.dpop ?? 'required';
+  if (dpop !== 'required' && dpop !== 'optional') throw new TypeError('dpop must be "required" or "optional"');
   return {
     secrets: assertSecrets(options.secrets),
     maxAge: seconds(options.maxAge ?? 7 * DAY_S, 'maxAge'),
@@ -89,10 +106,14 @@ export function readSessionsOptions(options: SessionsOptions): SessionsSettings 
     cors: {
       allowed: parseAllowedOrigins(options.allowedOrigins ?? []),
       methods: 'GET, HEAD, POST, PUT, PATCH, DELETE',
-      headers: 'Authorization, Content-Type',
+      headers: 'Authorization, Content-Type, DPoP',
+      // A refused game token's answer says why (RFC 9449 section 7.1), for the game to read.
+      expose: 'WWW-Authenticate',
     },
     ownOrigin: ownOrigin(options.origin, 'createSessions'),
     revocations: createRevocations(options.store),
+    dpop,
+    replay: createProofReplay(options.store),
   };
 }
 

@@ -31,7 +31,8 @@ export interface Session {
  * The claims of both carriers (RFC 7519 section 4): `sub` the itch.io user id, `iat` when the
  * carrier was made, `exp`, `sid` the session id that `logout` revokes (the OpenID Connect name),
  * `auth_time` when the user logged in (idem), `scope` space-separated (RFC 8693 section 4.2),
- * `user` and `owns` as at login.
+ * `user` and `owns` as at login; in a game token bound to a key, `cnf.jkt` its RFC 7638 thumbprint
+ * (RFC 9449 section 6.1).
  */
 export interface SessionClaims {
   sub: string;
@@ -42,6 +43,7 @@ export interface SessionClaims {
   scope: string;
   user: User;
   owns?: Owns;
+  cnf?: { jkt: string };
 }
 
 /** A random session id: 128 bits in base64url. */
@@ -52,7 +54,7 @@ export function newSessionId(): string {
 
 /** Whether a decrypted or verified payload has the claims a session needs, of the right types. */
 export function isSessionClaims(payload: Record<string, unknown>): payload is Record<string, unknown> & SessionClaims {
-  const { sub, iat, exp, sid, auth_time: authTime, scope, user, owns } = payload;
+  const { sub, iat, exp, sid, auth_time: authTime, scope, user, owns, cnf } = payload;
   return (
     typeof sub === 'string' &&
     typeof iat === 'number' &&
@@ -63,7 +65,8 @@ export function isSessionClaims(payload: Record<string, unknown>): payload is Re
     typeof user === 'object' &&
     user !== null &&
     String((user as { id?: unknown }).id) === sub &&
-    (owns === undefined || (typeof owns === 'object' && owns !== null))
+    (owns === undefined || (typeof owns === 'object' && owns !== null)) &&
+    (cnf === undefined || typeof (cnf as { jkt?: unknown } | null)?.jkt === 'string')
   );
 }
 

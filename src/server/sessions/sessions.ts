@@ -7,7 +7,7 @@
  */
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import { createCredentials } from './credentials.js';
-import { createLogout, createRenew, createRoute, readAllow } from './endpoints.js';
+import { createLogout, createRenew, createRoute, readAllow, type Refused } from './endpoints.js';
 import { createOnLogin } from './login.js';
 import { readSessionsOptions, type SessionsOptions } from './options.js';
 import { sessionOf, type Session } from './session.js';
@@ -32,32 +32,37 @@ export interface Sessions {
   onLogin(context: LoginContext): Promise<OnLoginResult>;
   /**
    * The session of a request, or `undefined`. `allow` says which credentials count: the site
-   * cookie (default), game tokens (`Authorization: Bearer`), or both. A cookie does not count on
-   * a method other than GET, HEAD or OPTIONS unless the request is same-origin. A game token
-   * counts only on the origin it was issued by (its `aud`, the site's `origin`).
+   * cookie (default), game tokens, or both. A cookie does not count on a method other than GET,
+   * HEAD or OPTIONS unless the request is same-origin. A game token counts only on the origin it
+   * was issued by (its `aud`, the site's `origin`), and, bound to a key, only as
+   * `Authorization: DPoP` with the `DPoP` proof of this request (RFC 9449): signed by that key,
+   * for this method and this path of `origin`, at most 5 minutes from the server's clock, never
+   * seen before (with a `store` of Redis or the Durable Object, by any instance), for this token.
    * @throws SessionStoreError when the `store` fails; TypeError where the site has no `origin` and the request is not on loopback.
    */
   get(request: Request, options?: { allow?: readonly SessionCarrier[] | undefined }): Promise<Session | undefined>;
   /**
    * POST (or DELETE): 204, removing the cookie; with `store`, revokes the session of the cookie
-   * or of the game token (`Authorization: Bearer`) everywhere. A cross-site request is refused
-   * (403), another method too (405). When the `store` fails: 503 with `Retry-After`, the cookie
-   * kept (the session was not revoked).
+   * or of the game token (`Authorization: DPoP` with its proof, as `get`) everywhere. A cross-site
+   * request is refused (403), another method too (405). When the `store` fails: 503 with
+   * `Retry-After`, the cookie kept (the session was not revoked).
    */
   logout(request: Request): Promise<Response>;
   /** The public keys that verify game tokens, of every secret: serve them as JSON (`Response.json(await sessions.jwks())`). */
   jwks(): Promise<{ keys: JsonWebKey[] }>;
   /**
-   * For a valid game token in `Authorization: Bearer`: 200 `{ gameToken }`, a new one that expires
-   * `gameTokenMaxAge` from now but never later than `maxAge` after the login, and never for a
-   * revoked session; else 401; 503 with `Retry-After` when the `store` fails. Answers CORS
-   * preflights and adds CORS headers for `allowedOrigins`.
+   * For a valid game token (with its proof, as `get`): 200 `{ gameToken }`, a new one bound to the
+   * same key, that expires `gameTokenMaxAge` from now but never later than `maxAge` after the
+   * login, and never for a revoked session; else 401 (`WWW-Authenticate: DPoP` says why); 503
+   * with `Retry-After` when the `store` fails. Answers CORS preflights and adds CORS headers for
+   * `allowedOrigins`.
    */
   renew(request: Request): Promise<Response>;
   /**
-   * An endpoint of the app's API: answers CORS preflights for `allowedOrigins`, answers 401
-   * `{ errors }` (with CORS headers) without a session that `allow` accepts, 503 with
-   * `Retry-After` when the `store` fails, else calls
+   * An endpoint of the app's API: answers CORS preflights for `allowedOrigins` (allowing the
+   * `Authorization` and `DPoP` headers), answers 401 `{ errors }` (with CORS headers, and
+   * `WWW-Authenticate: DPoP error=…` for a refused game token or proof) without a session that
+   * `allow` accepts, 503 with `Retry-After` when the `store` fails, else calls
    * `handler(request, session)` and adds the CORS headers to its answer.
    */
   route(
@@ -83,17 +88,21 @@ export function createSessions(options: SessionsOptions): Sessions {
   const settings = readSessionsOptions(options);
   const credentials = createCredentials(settings);
 
-  const get: Sessions['get'] = async (request, { allow } = {}) => {
-    const carriers = readAllow(allow ?? ['cookie']);
+  /** The request's session, or why its game token does not count (a bad one is not made up for by a cookie). */
+  const find = async (request: Request, carriers: ReadonlySet<SessionCarrier>): Promise<Session | Refused | undefined> => {
     if (carriers.has('game') && request.headers.has('authorization')) {
-      // A Bearer credential decides alone: a bad one is not made up for by a cookie.
-      const claims = await credentials.gameClaims(request);
-      return claims === undefined || (await credentials.revoked(claims.sid)) ? undefined : sessionOf(claims, 'game');
+      const game = await credentials.gameClaims(request);
+      if ('error' in game) return game;
+      return (await credentials.revoked(game.claims.sid)) ? undefined : sessionOf(game.claims, 'game');
     }
     if (!carriers.has('cookie') || !cookieMayCount(request, credentials.own(request))) return undefined;
     const claims = await credentials.cookieClaims(request);
     if (claims === undefined || (await credentials.revoked(claims.sid))) return undefined;
     return sessionOf(claims, 'cookie', settings.keepToken ? claims.itch_token : undefined);
+  };
+  const get: Sessions['get'] = async (request, { allow } = {}) => {
+    const found = await find(request, readAllow(allow ?? ['cookie']));
+    return found === undefined || 'error' in found ? undefined : found;
   };
   const jwks: Sessions['jwks'] = async () => ({
     keys: (await credentials.keys()).signing.map(({ jwk }) => ({ ...jwk }) as JsonWebKey),
@@ -105,6 +114,6 @@ export function createSessions(options: SessionsOptions): Sessions {
     logout: createLogout(settings, credentials),
     jwks,
     renew: createRenew(settings, credentials),
-    route: createRoute(settings, get),
+    route: createRoute(settings, find),
   };
 }

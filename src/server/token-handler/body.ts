@@ -4,6 +4,7 @@
  * shape is refused as a whole.
  */
 import * as z from 'zod/mini';
+import { SEEN } from '../popup/held-collection.js';
 import { BASE64URL_256, POPUP_STATE } from '../popup/relay.js';
 import type { BindRequest } from '../popup/routes.js';
 
@@ -14,7 +15,7 @@ export type Body =
   /** A popup's callback page deposits its token under the popup's state. */
   | { kind: 'deposit'; token: string; state: string }
   /** The opener collects its popup login with the verifier. */
-  | { kind: 'collect'; verifier: string }
+  | { kind: 'collect'; verifier: string; seen?: string | undefined }
   /** A popup's start page binds its state to this browser. */
   | { kind: 'bind'; bind: BindRequest }
   /** None of these: the 400 answer's message. */
@@ -26,7 +27,7 @@ const ACCESS_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const MAX_TOKEN_LENGTH = 1024;
 
 const BODY_SHAPES =
-  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "binding"?: "<binding>", "confirmed"?: true}';
+  '{"access_token": "<token>"}, {"access_token": "<token>", "state": "p.<popup state>"}, {"popup_verifier": "<verifier>", "popup_seen"?: "<flags>"} or {"popup_bind": "p.<popup state>", "opener": "<origin>" | null, "binding"?: "<binding>", "confirmed"?: true}';
 
 /** A string that must match `pattern`, with one message whatever is wrong. */
 const matching = (pattern: RegExp, message: string, maxLength = Infinity) =>
@@ -47,8 +48,12 @@ const tokenBody = z.pipe(
 );
 
 const collectBody = z.pipe(
-  z.object({ popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters') }),
-  z.transform(({ popup_verifier: verifier }): Body => ({ kind: 'collect', verifier })),
+  z.object({
+    popup_verifier: matching(BASE64URL_256, 'popup_verifier must be 43 base64url characters'),
+    // What a held collection's opener read last (see ../popup/held-collection.ts).
+    popup_seen: z.optional(matching(SEEN, 'popup_seen must name the flags of the last pending answer, comma-separated')),
+  }),
+  z.transform(({ popup_verifier: verifier, popup_seen: seen }): Body => ({ kind: 'collect', verifier, seen })),
 );
 
 const bindBody = z.pipe(
@@ -66,6 +71,7 @@ const SHAPES = new Map<string, z.ZodMiniType<Body, unknown>>([
   ['access_token', tokenBody],
   ['access_token,state', tokenBody],
   ['popup_verifier', collectBody],
+  ['popup_seen,popup_verifier', collectBody],
   ['opener,popup_bind', bindBody],
   ['confirmed,opener,popup_bind', bindBody],
   ['binding,opener,popup_bind', bindBody],

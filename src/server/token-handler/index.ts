@@ -77,7 +77,14 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     settings.popup === undefined ? undefined : createRelay(settings, (token, request) => verify(token, limiter?.ticket(request)), logIn);
   /** Counts the request against its client's limit: the 429 that refuses it, if over. */
   const admit = async (request: Request, route: LimitedRoute) => limiter?.admit(request, route);
-  const cors: CorsPolicy = { allowed: settings.allowedOrigins, methods: 'POST', headers: 'Content-Type' };
+  // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240); a game's
+  // collection carries its DPoP proof (see sessions/dpop.ts).
+  const cors: CorsPolicy = {
+    allowed: settings.allowedOrigins,
+    methods: 'POST',
+    headers: 'Content-Type, Prefer, DPoP',
+    expose: 'Preference-Applied',
+  };
 
   const handle = async (request: Request, own: string): Promise<Response> => {
     // The popup's start page: a top-level navigation, before the cross-site check (its request
@@ -103,7 +110,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     }
     if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {
-      if (body.kind === 'collect') return await relay.collect(request, body.verifier);
+      if (body.kind === 'collect') return await relay.collect(request, body.verifier, body.seen);
       if (body.kind === 'bind') return await relay.bind(request, own, body.bind);
       return await relay.deposit(request, own, body.token, body.state);
     } catch (error) {

@@ -4,7 +4,8 @@
 // collection, deposit, the delivered collection) for the site's cookie and for a game's token,
 // an API call with each, a logout; and what anyone can send without an itch.io login.
 // The modules are passed in, so that bench/durable-object-store.ts can count another version.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import * as jose from 'jose';
 import type { Storage } from 'unstorage';
 import { popupBindingOf, popupStateOfBinding } from '../../../src/core/state.js';
 import { bindingCookie } from '../../../src/server/popup/binding.js';
@@ -30,8 +31,8 @@ export interface Cost {
   relay: { name: string; op: string; keys: string[] }[];
 }
 
-/** The popup relay's keys and the sessions' revocations. */
-const RELAY_OR_SESSION = /(?:^|:)(?:popup(?:-[a-z]+)?|itch-session:revoked):/;
+/** The popup relay's keys, the sessions' revocations and the DPoP proofs' `jti`s. */
+const RELAY_OR_SESSION = /(?:^|:)(?:popup(?:-[a-z]+)?|itch-session:(?:revoked|dpop)):/;
 
 const SITE = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
@@ -89,6 +90,19 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
   };
   const startUrl = (state: string) =>
     `${SITE}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${SITE}/callback.html`, scope: 'profile:me', state })}`;
+  // The game's key: its proofs (RFC 9449) get its login a game token and use it, as gameSession() does.
+  const key = await jose.generateKeyPair('ES256');
+  const jwk = await jose.exportJWK(key.publicKey);
+  const proof = (method: string, url: string, token?: string) =>
+    new jose.SignJWT({
+      htm: method,
+      htu: url,
+      iat: Math.floor(Date.now() / 1000),
+      jti: randomBytes(16).toString('base64url'),
+      ...(token !== undefined && { ath: createHash('sha256').update(token).digest('base64url') }),
+    })
+      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
+      .sign(key.privateKey);
   const must = async (answer: Response, status: number) => {
     if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${await answer.text()}`);
     return answer;
@@ -113,13 +127,17 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
     const bound = bind.headers.get('set-cookie')!.split(';')[0]!;
     await step(`${prefix}: collection, pending`, async () => must(await handler(post({ popup_verifier: verifier }, opener)), 202));
     await step(`${prefix}: deposit`, async () => must(await handler(post({ access_token: token(), state }, SITE, { Cookie: bound })), 202));
-    return step(`${prefix}: collection, delivered`, async () => must(await handler(post({ popup_verifier: verifier }, opener)), 200));
+    const dpop = await proof('POST', `${SITE}/auth/itch`);
+    return step(`${prefix}: collection, delivered`, async () =>
+      must(await handler(post({ popup_verifier: verifier }, opener, { DPoP: dpop })), 200),
+    );
   };
   await popupLogin('popup login (site)', SITE);
   const delivered = await popupLogin('popup login (game)', GAME);
   const { gameToken } = (await delivered.json()) as { gameToken: string };
+  const dpop = await proof('GET', `${SITE}/api/progress`, gameToken);
   await step('API call with the game token', async () => {
-    const request = new Request(`${SITE}/api/progress`, { headers: { Authorization: `Bearer ${gameToken}`, Origin: GAME } });
+    const request = new Request(`${SITE}/api/progress`, { headers: { Authorization: `DPoP ${gameToken}`, DPoP: dpop, Origin: GAME } });
     if ((await sessions.get(request, { allow: ['game'] })) === undefined) throw new Error('no session');
   });
   await step('logout', async () => must(await sessions.logout(post({}, SITE, { Cookie: cookie }, `${SITE}/logout`)), 204));

@@ -34,6 +34,13 @@ export interface PopupWorldOptions {
   gameLang?: string;
   /** More options of the token handler (e.g. `popup: { severedOpener: 'confirm' }`). */
   handler?: Partial<TokenHandlerOptions>;
+  /**
+   * The token endpoint as a server from before held collections: it never sees `Prefer`, never
+   * says `Preference-Applied`, and its CORS preflight allows `Content-Type` only.
+   */
+  oldServer?: boolean;
+  /** A proxy in front of the token endpoint that cuts every request after this many ms (504). */
+  cutAfterMs?: number;
 }
 
 export interface PopupWorld {
@@ -56,6 +63,12 @@ export interface PopupWorld {
   logins: LoginContext[];
   /** Popup deposits the backend received, with their status. */
   deposits: number[];
+  /** When (Date.now()) the backend answered each deposit. */
+  depositedAt: number[];
+  /** When (Date.now()) each collection reached the backend. */
+  collections: number[];
+  /** Collections the backend has not answered yet (held). */
+  holding: number;
   /** What the hostile probes on every site reported. */
   collected: string[];
   /** Markup of the button in the game and SPA pages; `{backend}` etc. are filled in. */
@@ -99,7 +112,7 @@ export async function startPopupWorld(options: PopupWorldOptions = {}): Promise<
   const client = C.clients.demo;
   const servers: Server[] = [];
   const refusals: string[] = [];
-  const world = { emulator, logins, deposits, collected, refusals } as PopupWorld;
+  const world = { emulator, logins, deposits, collected, refusals, depositedAt: [], collections: [], holding: 0 } as unknown as PopupWorld;
 
   const common = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (path.startsWith('/dist/')) {
@@ -253,8 +266,46 @@ document.getElementById('go').onclick = () => ItchOAuth.login({ clientId: '${cli
   });
   handleToken = async (request) => {
     const body = request.method === 'POST' ? await request.clone().text() : '';
-    const response = await tokenHandler(request);
-    if (body.includes('"state"')) deposits.push(response.status);
+    if (options.oldServer) {
+      const headers = new Headers(request.headers);
+      headers.delete('prefer');
+      request = new Request(request, { headers });
+    }
+    // The proxy's cut closes its connection to the server too.
+    const proxy = new AbortController();
+    if (options.cutAfterMs !== undefined) request = new Request(request, { signal: AbortSignal.any([request.signal, proxy.signal]) });
+    const collection = body.includes('"popup_verifier"');
+    if (collection) {
+      world.collections.push(Date.now());
+      world.holding++;
+    }
+    let cut: ReturnType<typeof setTimeout> | undefined;
+    const answered = tokenHandler(request).finally(() => collection && world.holding--);
+    let response =
+      options.cutAfterMs === undefined
+        ? await answered
+        : await Promise.race([
+            answered,
+            new Promise<Response>(
+              (resolve) =>
+                (cut = setTimeout(() => {
+                  proxy.abort();
+                  resolve(new Response('cut by the proxy', { status: 504 }));
+                }, options.cutAfterMs)),
+            ),
+          ]);
+    clearTimeout(cut);
+    if (body.includes('"state"')) {
+      deposits.push(response.status);
+      world.depositedAt.push(Date.now());
+    }
+    if (options.oldServer) {
+      const headers = new Headers(response.headers);
+      headers.delete('preference-applied');
+      headers.delete('access-control-expose-headers');
+      if (headers.has('access-control-allow-headers')) headers.set('access-control-allow-headers', 'Content-Type');
+      response = new Response(response.body, { status: response.status, headers });
+    }
     return response;
   };
 

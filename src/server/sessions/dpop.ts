@@ -1,0 +1,132 @@
+/*
+ * DPoP proofs (RFC 9449): what ties a game token to a key that the game's page holds and cannot
+ * export. A game token issued against a proof carries `cnf.jkt`, the proof key's thumbprint
+ * (RFC 7638); such a token counts only as `Authorization: DPoP <token>` beside a `DPoP` proof of
+ * that very request, signed by that key. A token copied out of the game's storage is then
+ * worthless anywhere else: the key never leaves the browser.
+ */
+import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
+import type { Storage } from 'unstorage';
+import { DURABLE_OBJECT_DRIVER, setIfAbsentOf, type SetIfAbsent } from '../popup/set-if-absent.js';
+import { SessionStoreError } from './revocation.js';
+
+/**
+ * How far a proof's `iat` may be from this server's clock, either way, in seconds: 5 minutes, as
+ * node-oidc-provider's DPoP check allows. The game corrects its clock by the game token's `iat`
+ * once it has one, so only the first proof of a login (which binds, and is worthless replayed)
+ * depends on the player's clock.
+ * @see https://www.rfc-editor.org/rfc/rfc9449#section-11.1
+ */
+export const DPOP_WINDOW_S = 300;
+
+/** What a refused DPoP request is told (RFC 9449 section 7.1; RFC 6750 section 3.1). */
+export type DpopError = 'invalid_token' | 'invalid_dpop_proof';
+
+/** A request's proof, checked: the thumbprint of the key that signed it. */
+export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
+
+/** Remembers each proof's `jti` for as long as its `iat` is acceptable: `true` the first time. */
+export type ProofReplay = (key: string, ttlSeconds: number) => Promise<boolean>;
+
+/** At most this many `jti`s in memory without a shared store (about 100 B each). */
+const MAX_REMEMBERED = 50_000;
+/** A `jti` of at most this many characters (a store key stays small). */
+const MAX_JTI = 64;
+const PREFIX = 'itch-session:dpop:';
+
+/**
+ * Where the `jti`s of accepted proofs are kept: with a `store` that has an atomic set-if-absent
+ * (Redis `SET NX`, the Durable Object), there, so that a proof is accepted once across all the
+ * instances that share it; otherwise in this process's memory, bounded: when it is full, the
+ * oldest entry goes and every proof no newer than it is refused from then on (never accepted twice).
+ */
+export function createProofReplay(store: Storage | undefined): ProofReplay {
+  const driver = store?.getMount(PREFIX).driver.name;
+  if (store !== undefined && (driver === 'redis' || driver === DURABLE_OBJECT_DRIVER)) {
+    const shared: SetIfAbsent = setIfAbsentOf(store, PREFIX);
+    return (key, ttl) =>
+      shared.set(PREFIX + key, ttl).catch((error: unknown) => {
+        // Redis errors carry the command's arguments: the message names only the class.
+        throw new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
+      });
+  }
+  /** Each `jti` until its proof's `iat` is no longer acceptable (ms since the epoch), oldest first. */
+  const seen = new Map<string, number>();
+  /** Proofs that expire no later than this may have been forgotten: refused. */
+  let forgottenUpTo = -Infinity;
+  return async (key, ttl) => {
+    const now = Date.now();
+    const expires = now + ttl * 1000;
+    if (expires <= forgottenUpTo || (seen.get(key) ?? 0) > now) return false;
+    seen.set(key, expires);
+    for (const [oldest, until] of seen) {
+      if (seen.size <= MAX_REMEMBERED && until > now) break;
+      seen.delete(oldest);
+      forgottenUpTo = Math.max(forgottenUpTo, until);
+    }
+    return true;
+  };
+}
+
+/** The base64url SHA-256 of a token: a proof's `ath` (RFC 9449 section 4.2). */
+export async function tokenHash(token: string): Promise<string> {
+  return base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
+}
+
+/**
+ * Checks the request's `DPoP` proof (RFC 9449 section 4.3): one header, a JWS of `typ: dpop+jwt`
+ * and `alg: ES256` signed by the public `jwk` of its header; `htm` the request's method; `htu` the
+ * site's configured origin and the request's path (the query and fragment left out; never the
+ * origin of `request.url`, which a proxy or a client sets); `iat` within {@link DPOP_WINDOW_S};
+ * with a token, `ath` its hash (without one, no `ath`); and its `jti` not seen before. Answers the
+ * thumbprint of the key, which the caller compares with the token's `cnf.jkt`. The signature, the
+ * thumbprint and the token's hash are computed at once (Web Crypto runs them off the main thread).
+ */
+export async function checkProof(request: Request, own: string, replay: ProofReplay, token?: string): Promise<ProofCheck> {
+  const refuse = (why: string): ProofCheck => ({ error: 'invalid_dpop_proof', why });
+  const proof = request.headers.get('dpop');
+  if (proof === null) return refuse('a DPoP proof is required');
+  let payload: Record<string, unknown>;
+  let jkt: string;
+  let hash: string | undefined;
+  try {
+    const { jwk } = decodeProtectedHeader(proof);
+    [{ payload }, jkt, hash] = await Promise.all([
+      jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] }),
+      calculateJwkThumbprint(jwk!, 'sha256'),
+      token === undefined ? undefined : tokenHash(token),
+    ]);
+  } catch {
+    return refuse('the DPoP proof is not a JWS of typ dpop+jwt signed with ES256 by the key of its header');
+  }
+  const { htm, htu, iat, jti, ath } = payload;
+  if (htm !== request.method) return refuse('the DPoP proof is for another method');
+  const path = new URL(request.url).pathname;
+  if (typeof htu !== 'string' || !URL.canParse(htu) || new URL(htu).href !== new URL(path, own).href || /[?#]/.test(htu))
+    return refuse('the DPoP proof is for another URL');
+  const now = Date.now() / 1000;
+  if (typeof iat !== 'number' || !(Math.abs(now - iat) <= DPOP_WINDOW_S))
+    return refuse(`the DPoP proof's iat is more than ${DPOP_WINDOW_S} seconds from the server's time`);
+  if (typeof jti !== 'string' || jti.length < 16 || jti.length > MAX_JTI) return refuse('the DPoP proof has no usable jti');
+  if (ath !== hash)
+    return refuse(
+      token === undefined ? 'the DPoP proof names a token (ath) where none is presented' : 'the DPoP proof is for another token (ath)',
+    );
+  // Last, once everything else holds: only a proof that would be accepted uses up its jti.
+  if (!(await replay(`${jkt}.${jti}`, Math.max(1, Math.ceil(iat + DPOP_WINDOW_S - now))))) return refuse('the DPoP proof was used before');
+  return { jkt };
+}
+
+/**
+ * The 401 of a refused game token or proof: `WWW-Authenticate: DPoP` with the error, and the
+ * algorithm a proof must use (RFC 9449 section 7.1), `{ errors }` as every refusal here.
+ */
+export function dpopRefusal(error: DpopError, why: string): Response {
+  return Response.json(
+    { errors: [why] },
+    {
+      status: 401,
+      headers: { 'WWW-Authenticate': `DPoP error="${error}", error_description="${why}", algs="ES256"`, 'Cache-Control': 'no-store' },
+    },
+  );
+}
