@@ -98,7 +98,7 @@ test('the framed game offers its vault level to an owner, and it opens', async (
   await expect(game.getByText('Owners of Starfall Keep play a bonus vault level here.')).toBeHidden();
 });
 
-test('the framed game tells a non-owner where to buy it, and its backend refuses the vault level', async ({ page }) => {
+test('the framed game tells a non-owner where to buy it, and its backend refuses a copy of its game token', async ({ page }) => {
   // The game token the backend handed the game, read on its way to the frame.
   const sessions: string[] = [];
   await page.context().route(`${demo.url}/auth/itch`, async (route) => {
@@ -113,9 +113,13 @@ test('the framed game tells a non-owner where to buy it, and its backend refuses
   await expect(game.getByText('Owners of Starfall Keep play a bonus vault level here.')).toBeVisible();
   await expect(game.getByRole('link', { name: 'Get the game on itch.io' })).toHaveAttribute('href', STORE);
   expect(sessions).toHaveLength(1);
-  const level = await page.request.get(`${demo.url}/api/game/vault`, { headers: { Authorization: `Bearer ${sessions[0]}` } });
-  expect(level.status()).toBe(403);
-  expect(((await level.json()) as { code: string }).code).toBe('not_owner');
+  // Read on its way, the token is a copy without the game's key (DPoP): the backend refuses it
+  // before it looks at ownership, as Bearer and as DPoP without a proof.
+  for (const authorization of [`Bearer ${sessions[0]}`, `DPoP ${sessions[0]}`]) {
+    const level = await page.request.get(`${demo.url}/api/game/vault`, { headers: { Authorization: authorization } });
+    expect(level.status(), authorization.split(' ')[0]).toBe(401);
+    expect(level.headers()['www-authenticate']).toMatch(/^DPoP error=/);
+  }
 });
 
 test.describe('with --owners-only (the login itself requires owning the game)', () => {
