@@ -293,6 +293,20 @@ describe('<itch-login-button>', () => {
     expect(missed, 'the points of the box that the inner button does not cover').to.deep.equal([]);
   });
 
+  it("renders the styling guide's listings as the guide says: round, no icon, a block up to 24rem wide", async () => {
+    const page = await (await fetch(new URL('./fixtures/styling-guide.html', import.meta.url))).text();
+    const host = await fixture<HTMLElement>(html`<div style="width: 60rem"></div>`);
+    host.innerHTML = page;
+    const [labelled, plain] = [...host.querySelectorAll<ItchLoginButton>('itch-login-button')];
+    await Promise.all([labelled.updateComplete, plain.updateComplete]);
+    const inner = labelled.shadowRoot!.querySelector<HTMLElement>('[part=button]')!;
+    expect(getComputedStyle(inner).borderTopLeftRadius).to.equal('999px');
+    expect(getComputedStyle(labelled.shadowRoot!.querySelector('[part=icon]')!).display).to.equal('none');
+    expect(labelled.textContent).to.equal('Sign in');
+    expect(getComputedStyle(plain).display).to.equal('block');
+    expect(plain.getBoundingClientRect().width).to.equal(24 * 16);
+  });
+
   it('takes the same box before and after it upgrades, with the documented rule', async () => {
     const style = document.createElement('style');
     style.textContent = ITCH_LOGIN_BUTTON_PREUPGRADE_CSS.replace(/itch-login-button/g, 'late-login-button');
