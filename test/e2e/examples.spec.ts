@@ -20,6 +20,7 @@ import * as jose from 'jose';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { freePort } from './support/free-port.js';
+import { userEnvironment } from './support/user-env.js';
 import { STRICT_CSP } from './support/site.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -96,11 +97,10 @@ async function start(
 ): Promise<Running> {
   const port = await freePort();
   const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
-  const { PUBLIC_ORIGIN: _ours, SESSION_SECRET: _secret, ...environment } = process.env;
   const child = spawn(command!, args, {
     cwd: path.join(examples, example.name),
     env: {
-      ...environment,
+      ...userEnvironment(),
       ...(publicOrigin === undefined ? {} : { PUBLIC_ORIGIN: publicOrigin }),
       ...(sessionSecret === undefined ? {} : { SESSION_SECRET: sessionSecret }),
       PORT: String(port),
@@ -405,7 +405,7 @@ for (const example of EXAMPLES) {
         const checked = spawnSync(bin('deno'), ['check', 'main.ts'], {
           cwd: path.join(examples, 'deno'),
           encoding: 'utf8',
-          env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+          env: userEnvironment({ NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }),
         });
         expect(checked.status, checked.stderr).toBe(0);
       });
@@ -423,7 +423,7 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         const ran = spawnSync(bin(example.name), example.name === 'deno' ? ['eval', script] : ['-e', script], {
           cwd: path.join(examples, example.name),
           encoding: 'utf8',
-          env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' },
+          env: userEnvironment({ NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' }),
         });
         expect(ran.status, ran.stderr).toBe(0);
         expect(JSON.parse(ran.stdout.trim().split('\n').pop()!)).toEqual({ classes: ['function', 'function'], left: [] });

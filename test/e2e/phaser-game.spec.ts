@@ -14,6 +14,7 @@ import { expect, test, type BrowserContext, type FrameLocator, type Page } from 
 import config from '../../playwright.config.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { freePort } from './support/free-port.js';
+import { userEnvironment } from './support/user-env.js';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const example = path.join(examples, 'phaser-game');
@@ -49,7 +50,7 @@ test.beforeAll(async () => {
   const built = spawnSync(process.execPath, [path.join(examples, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
     cwd: example,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: userEnvironment({ NO_COLOR: '1' }),
   });
   expect(built.status, built.stdout + built.stderr).toBe(0);
 
@@ -57,12 +58,11 @@ test.beforeAll(async () => {
   // Its `npm start`, on a free port (the game's origin, localhost, is on the same one).
   server = spawn(process.execPath, ['server.js'], {
     cwd: example,
-    env: {
-      ...process.env,
+    env: userEnvironment({
       PORT: String(await freePort()),
       ITCH_BASE_URL: itch.url,
       SESSION_SECRET: 'phaser-game-e2e-session-secret-0123456789',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   origin = await new Promise<string>((resolve, reject) => {

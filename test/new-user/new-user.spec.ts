@@ -13,6 +13,7 @@ import { expect, test, type BrowserContext, type Frame, type Page } from '@playw
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { launchCookieBlockingChromium } from '../e2e/support/cookies-blocked.js';
 import { freePort } from '../e2e/support/free-port.js';
+import { userEnvironment } from '../e2e/support/user-env.js';
 import { assemble, type Assembled, type Recipe } from './assemble.js';
 import { looksRight } from './look.js';
 
@@ -109,10 +110,9 @@ interface Running {
 
 async function start(project: Project, dir: string, port: number, itch: RunningEmulator): Promise<Running> {
   const [command, ...args] = project.command(port, itch.url);
-  const { PUBLIC_ORIGIN: _ours, SESSION_SECRET: _secret, ...environment } = process.env;
   const child = spawn(command!, args, {
     cwd: dir,
-    env: { ...environment, PORT: String(port), ITCH_BASE_URL: itch.url, NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false' },
+    env: userEnvironment({ PORT: String(port), ITCH_BASE_URL: itch.url, NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false' }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so that stop() ends what it started (wrangler's workerd)
   });
