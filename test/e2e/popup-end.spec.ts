@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { audit } from './support/axe.js';
+import { clickToClose } from './support/close-button.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
@@ -151,8 +152,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
       'not_owner',
     ]);
     expect(world.refusals.filter((refusal) => refusal.includes('not_owner'))).toHaveLength(1);
-    await callback.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => popup.isClosed()).toBe(true);
+    await clickToClose(popup, callback.getByRole('button', { name: 'Close' }));
   });
 
   test('refused by the site (here a missing scope): how to use another account', async ({ page, context }) => {
@@ -182,8 +182,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     await expect(callback.getByRole('link')).toHaveCount(0);
     await expectNothingLeadsToTheBackend(popup);
     await screenshot(popup, 'popup-no-login');
-    await callback.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => popup.isClosed()).toBe(true);
+    await clickToClose(popup, callback.getByRole('button', { name: 'Close' }));
   });
 
   test("the site's server down: try again later", async ({ page, context }) => {

@@ -6,6 +6,7 @@
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { brokenStore } from './support/broken-store.js';
+import { clickToClose } from './support/close-button.js';
 import { launchCookieBlockingChromium } from './support/cookies-blocked.js';
 import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
 
@@ -106,7 +107,7 @@ test('itch.io down while the token is checked: the popup says to try again in a 
     timeout: 15_000,
   });
   await expect(alert).not.toContainText('refused');
-  await popup.getByRole('button', { name: 'Close' }).click();
+  await clickToClose(popup, popup.getByRole('button', { name: 'Close' }));
   await expect(game.locator('#result')).toContainText('itch-login-error {"code":"service_unavailable"', { timeout: 10_000 });
 });
 
