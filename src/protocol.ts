@@ -9,15 +9,7 @@
  */
 export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from './core/scopes.js';
 export { OOB_REDIRECT_URI, buildAuthorizeUrl, type AuthorizeUrlOptions } from './core/authorize-url.js';
-export {
-  STATE_LIFETIME_MS,
-  createState,
-  saveFlow,
-  consumeFlow,
-  pruneExpired,
-  type FlowRecord,
-  type StateStorage,
-} from './core/state.js';
+export { STATE_LIFETIME_MS, createState, saveFlow, consumeFlow, pruneExpired, type FlowRecord, type StateStorage } from './core/state.js';
 export { isCallbackFragment, parseCallbackFragment, type CallbackResponse } from './core/fragment.js';
 export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './core/return-to.js';
 export { startLogin, preparePopupLogin, type LoginHooks, type LoginHandle } from './core/login.js';

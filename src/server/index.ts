@@ -2,6 +2,7 @@
  * `itch-oauth-widget/server`: the typed itch.io API client, the endpoint that receives the
  * access token, the sessions it can give, and the zod schemas of itch.io's data. Runs wherever
  * `fetch` runs. Every name is listed here; what is not listed is the package's own.
+ * @module
  */
 
 // The itch.io API client.

@@ -9,6 +9,7 @@ import { appUsesLit, litProductionForPackage } from './lit-production.js';
 
 export { cspHash } from './dev-csp.js';
 
+/** The options of `itchOAuthCapture`: the callback page, the token endpoint and the page's headers. */
 export interface ItchOAuthCaptureOptions {
   /** The callback page or pages, as served, e.g. `/callback.html`. */
   callback: string | readonly string[];
