@@ -189,7 +189,7 @@ function apiPages(out) {
   // One small module per import path, named after it, re-exporting the built declarations.
   const work = mkdtempSync(path.join(tmpdir(), 'itch-oauth-docs-'));
   const json = path.join(work, 'api.json');
-  let problems = [];
+  let problems;
   try {
     const files = entries.map((entry, index) => {
       const file = path.join(work, `entry-${index}.d.ts`);
