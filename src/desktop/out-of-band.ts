@@ -31,8 +31,8 @@ export interface OutOfBandLoginOptions {
  * verified with itch.io instead.
  *
  * @example
- * What `npx itch-oauth-widget login --oob` does (src/desktop/cli.ts, run by test/desktop/cli.test.ts):
- * show the address on stderr, and read the key the user pastes from the terminal.
+ * What `npx itch-oauth-widget login --oob` does: show the address on stderr, and read the key
+ * the user pastes from the terminal.
  * ```ts
  * import { createInterface } from 'node:readline/promises';
  * import { loginOutOfBand } from 'itch-oauth-widget/desktop';
