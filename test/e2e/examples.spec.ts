@@ -11,8 +11,9 @@
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -88,15 +89,18 @@ interface Running {
 
 /**
  * With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). With
- * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up.
+ * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up. With `stateDir`, the
+ * Worker's Durable Objects keep their state there instead of the example's .wrangler/ (which every
+ * start of the Worker shares).
  */
 async function start(
   example: Example,
   itch: RunningEmulator,
-  { publicOrigin, sessionSecret }: { publicOrigin?: string; sessionSecret?: string } = {},
+  { publicOrigin, sessionSecret, stateDir }: { publicOrigin?: string; sessionSecret?: string; stateDir?: string } = {},
 ): Promise<Running> {
   const port = await freePort();
   const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
+  if (stateDir !== undefined && example.name === 'cloudflare-worker') args.push('--persist-to', stateDir);
   const child = spawn(command!, args, {
     cwd: path.join(examples, example.name),
     env: {
@@ -681,21 +685,25 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
 // then refused with 429 before itch.io is asked; without the address, every one of them reaches
 // itch.io (401) and only the ceiling of every client together (503) would ever stop them. vite-spa is
 // left out: Vite's server hands the plugin's handler a Request without its socket. Each example is
-// started again for this, so that its flooded count does not refuse the other tests' logins.
+// started again for this (the Worker with a store of its own), so that its flooded count does not
+// refuse the other tests' logins.
 for (const example of EXAMPLES.filter(({ name }) => name !== 'vite-spa')) {
   test.describe(`examples/${example.name} rate limits`, () => {
     test.describe.configure({ timeout: 90_000 });
     let itch: RunningEmulator;
     let running: Running | undefined;
+    let stateDir: string | undefined;
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
-      running = await start(example, itch);
+      stateDir = mkdtempSync(path.join(tmpdir(), 'itch-oauth-examples-rate-'));
+      running = await start(example, itch, { stateDir });
     });
 
     test.afterAll(async () => {
       await stop(running);
       await itch?.close();
+      if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
     });
 
     test('counts made-up tokens per client address: past the limit, 429 with Retry-After', async () => {
