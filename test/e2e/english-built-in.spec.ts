@@ -103,6 +103,9 @@ for (const file of ['itch-oauth.iife.js', 'itch-oauth-button.iife.js'] as const)
         expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /),
       );
       await step('Deny is clicked', () => popup.getByRole('button', { name: 'Deny' }).click());
+      // The player reads itch.io's answer, then closes the window. (Closed while Deny's form
+      // submission was still loading, Playwright's page.close() waited 29 s in a full CI run.)
+      await step('the popup says access was denied', () => expect(popup.getByRole('heading', { level: 1 })).toHaveText('Access denied'));
       await step('the popup is closed', () => popup.close());
       await step('the game reports popup_closed', () =>
         expect(game.locator('#result')).toContainText('itch-login-error {"code":"popup_closed"', { timeout: 15_000 }),
