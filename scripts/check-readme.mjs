@@ -70,7 +70,6 @@ const UNDEFINED_NAME = /^error TS(2304|2552|2582|2583|2591|2580):/;
 const NOT_YET_QUOTED = new Set([
   'docs/guides/desktop.md',
   'docs/guides/languages.md',
-  'docs/guides/server-frameworks.md',
   'docs/guides/spa-vite.md',
   'docs/guides/styling.md',
 ]);
