@@ -65,6 +65,14 @@ describe('the elements choose their language', () => {
     await says(div.querySelector('itch-login-button')!, 'itch.io でログイン');
   });
 
+  it("render the languages guide's listing in German on an English page", async () => {
+    document.documentElement.lang = 'en';
+    const page = await (await fetch(new URL('./fixtures/languages-guide.html', import.meta.url))).text();
+    const host = await fixture<HTMLElement>(html`<div></div>`);
+    host.innerHTML = page;
+    await says(host.querySelector('itch-login-button')!, 'Mit itch.io anmelden');
+  });
+
   it('re-render when a lang attribute changes', async () => {
     const el = await button('de');
     await says(el, 'Mit itch.io anmelden');
