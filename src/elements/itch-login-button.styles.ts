@@ -22,7 +22,7 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
   itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
-// The shadow root's style sheet, as text (src/ui/dom.ts makes it a constructable sheet; the
+// The shadow root's style sheet, as text (Lit's unsafeCSS makes it a constructable sheet; the
 // script-tag builds minify the text after the /* css */ mark: see vite.config.ts). Comments stay
 // out of the text: it is shipped as is. Dark colours when the page is dark: light-dark() (in
 // every browser of docs/concepts/browser-support.md, so without a fallback:

@@ -121,18 +121,10 @@ export class ItchLoginButton extends LitElement {
    */
   declare messages: Partial<WidgetMessages> | undefined;
 
-  /**
-   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
-   * is set, `await el.updateComplete` before reading the shadow tree.
-   */
-  override get updateComplete(): Promise<boolean> {
-    return super.updateComplete;
-  }
-
   /** Why the configuration is invalid, if it is. */
   #configError: ItchOAuthError | undefined;
-  /** The login a click started, while the button follows it. */
-  #login = new ButtonLogin(this, () => this.requestUpdate());
+  /** The login a click started, while the button follows it (a controller: see itch-login-button.login.ts). */
+  #login = new ButtonLogin(this);
   /** The words in the element's language, `undefined` while they load. */
   #words: typeof en | undefined;
   #unwatch: (() => void) | undefined;
@@ -155,16 +147,13 @@ export class ItchLoginButton extends LitElement {
   /** @internal */
   override connectedCallback(): void {
     super.connectedCallback();
-    addEventListener('pageshow', this.#login.pageShown);
     this.#unwatch = watch(() => this.requestUpdate());
   }
 
   /** @internal */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeEventListener('pageshow', this.#login.pageShown);
     this.#unwatch?.();
-    this.#login.end();
   }
 
   /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */

@@ -19,35 +19,39 @@ import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 export const ERROR_MESSAGES: Readonly<Record<ItchOAuthErrorCode, string>> = problems;
 
 /**
- * What this document's capture left, read once for the whole document: a second element, or the
- * same one upgraded again, shows the same outcome, and the events fire once. `popup`: this tab
- * has shown a popup login's ending.
- * @internal
+ * What a document's capture left, read once for that document: a second element, or the same one
+ * upgraded again, shows the same outcome, and the events fire once. `popup`: this tab has shown a
+ * popup login's ending.
  */
-export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean; popup?: boolean } = {
-  taken: false,
-  outcome: undefined,
-  announced: false,
-};
+interface DocumentOutcome {
+  outcome?: CaptureOutcome | undefined;
+  announced?: boolean;
+  popup?: boolean;
+}
+
+/** @internal Each document's outcome, read by its first element (a test forgets its document's to start again). */
+export const documentOutcomes = new WeakMap<Document, DocumentOutcome>();
 
 /** sessionStorage key that marks the tab of a popup login's window, once its ending is shown. */
 const POPUP_TAB_KEY = 'itch-oauth:popup';
 
-function takeDocumentOutcome(): CaptureOutcome | undefined {
-  if (!documentOutcome.taken) {
-    documentOutcome.taken = true;
+/** This document's outcome, read by the first element that asks. */
+function documentOutcome(): DocumentOutcome {
+  let read = documentOutcomes.get(document);
+  if (!read) {
+    documentOutcomes.set(document, (read = {}));
     try {
       // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
       // reloaded, offers Close as the ending did rather than a way into the site.
-      if ((documentOutcome.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
+      if ((read.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
       // Or the capture's mark of a popup login's page (its history entry's state, `true`), reloaded
       // before the outcome was shown.
-      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
+      read.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
     } catch {
-      documentOutcome.outcome = undefined;
+      read.outcome = undefined;
     }
   }
-  return documentOutcome.outcome;
+  return read;
 }
 
 /** A link the site configured, if it is an http(s) address or a path of this site (never `javascript:`). */
@@ -119,14 +123,6 @@ export class ItchOAuthCallback extends LitElement {
    */
   declare messages: Partial<WidgetMessages> | undefined;
 
-  /**
-   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
-   * is set, `await el.updateComplete` before reading the shadow tree.
-   */
-  override get updateComplete(): Promise<boolean> {
-    return super.updateComplete;
-  }
-
   #view: View = { kind: 'idle' };
   /** The words in the element's language, `undefined` while they load. */
   #words: WidgetMessages | undefined;
@@ -180,10 +176,11 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   #show(): void {
-    const view = viewOf(takeDocumentOutcome());
+    const read = documentOutcome();
+    const view = viewOf(read.outcome);
     this.#setView(view);
-    if (view.kind === 'idle' || documentOutcome.announced) return;
-    documentOutcome.announced = true;
+    if (view.kind === 'idle' || read.announced) return;
+    read.announced = true;
     void whenParsed().then(() => {
       if (view.kind === 'success') {
         const detail: ItchLoginSuccessDetail = { response: view.response };
@@ -253,7 +250,7 @@ export class ItchOAuthCallback extends LitElement {
     // A popup's window: its login ended here, or, with no login here, its page reloaded after the
     // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
     // rather than a way into the site; the link only where the site configured one.
-    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
+    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcomes.get(document)?.popup || opener;
     const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
     const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
       popup && !backUrl ? nothing : back
