@@ -6,7 +6,7 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
+import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.login.js';
 import { styles } from './itch-login-button.styles.js';
@@ -40,7 +40,7 @@ const orUndefined = (value: string | null) => value ?? undefined;
  */
 export class ItchLoginButton extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
-  static override styles = unsafeCSS(styles);
+  static override styles = styles;
 
   /**
    * @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without

@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { problems, widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations } from '../ui/lit.js';
+import { LitElement, html, nothing, type PropertyDeclarations } from '../ui/lit.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -82,7 +82,7 @@ const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i
  */
 export class ItchOAuthCallback extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
-  static override styles = unsafeCSS(styles);
+  static override styles = styles;
 
   /** @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without decorators. */
   static override properties: PropertyDeclarations = {
