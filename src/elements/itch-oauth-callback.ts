@@ -233,36 +233,59 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   /**
-   * @internal One template for the idle, pending and success views and one for a failure, so the live
-   * region (`role=status`, `role=alert`) stays the same node while its words change, and a line of
-   * the failure comes or goes alone: a focused button that stays keeps the focus. Every failure
-   * and the idle view offer a way on: Close in a popup (nothing there leads to the backend's site);
-   * else Try again where this tab remembers the login, and a link back to where it started (its
-   * return-to), or to the site's root when that is unknown (a reload, another tab, storage refused).
-   * A sentence that explains rather than reports a failure (a reopened login link) is not in red.
+   * @internal One method per view. The live region (`role=status` while nothing failed, `role=alert`
+   * for a failure) is one template each, so it stays the same node while its words change, and a
+   * line of the failure comes or goes alone: a focused button that stays keeps the focus. Every
+   * failure and the idle view offer a way on (see #wayOn).
    */
   protected override render() {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
-    const flow = view.kind == 'error' ? view.flow : undefined;
-    const backUrl = linkable(this.backUrl);
-    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
-    // A popup's window: its login ended here, or, with no login here, its page reloaded after the
-    // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
-    // rather than a way into the site; the link only where the site configured one.
-    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcomes.get(document)?.popup || opener;
-    const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
-    const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
-      popup && !backUrl ? nothing : back
-    }`;
-    if (view.kind != 'error')
-      return html`<div part="status" role="status"><p>${
-        view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>${view.kind == 'idle' ? wayOn : nothing}</div>`;
+    if (view.kind == 'error') return this.#failure(words, view);
+    const content = view.kind == 'idle' ? this.#idle(words) : this.#progress(words, view.kind);
+    return html`<div part="status" role="status">${content}</div>`;
+  }
+
+  /**
+   * No login here (a reload, another tab, storage refused): its words and a way on. A popup's
+   * window (its page reloaded after the ending, the tab's mark, or one a script opened and can
+   * still reach) offers Close, as the ending had, rather than a way into the site.
+   */
+  #idle(words: WidgetMessages) {
+    return html`<p>${words.idle}</p>${this.#wayOn(words, documentOutcomes.get(document)?.popup || opener)}`;
+  }
+
+  /** A new attempt starting ("Try again"), or the success (with `no-redirect`, or until the page goes on). */
+  #progress(words: WidgetMessages, kind: 'pending' | 'success') {
+    return html`<p><slot name=${kind}>${words[kind]}</slot></p>`;
+  }
+
+  /**
+   * A failure: what happened (a sentence that explains rather than reports it, a reopened login
+   * link, is not in red), what to do next in a popup whose login ended here, the store page after
+   * a `not_owner` refusal, and a way on: Try again where this tab remembers the login, unless its
+   * configuration cannot work.
+   */
+  #failure(words: WidgetMessages, view: Extract<View, { kind: 'error' }>) {
     const store = view.code === 'not_owner' && linkable(this.storeUrl);
     return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
-    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${wayOn}</div>`;
+    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${this.#wayOn(words, view.popup !== undefined, view.flow, view.code != 'config_invalid')}</div>`;
+  }
+
+  /**
+   * The way on: Close in a popup (nothing there leads to the backend's site), else Try again where
+   * this tab remembers the login's `flow` and `retry` allows; and a link back to where the login
+   * started (its return-to), or to `back-url`, or to the site's root when that is unknown; in a
+   * popup only where the site configured one.
+   */
+  #wayOn(words: WidgetMessages, popup: unknown, flow?: FlowRecord, retry?: boolean) {
+    const backUrl = linkable(this.backUrl);
+    const action = popup ? 'close' : flow && retry && 'retry';
+    const href = flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/');
+    return html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
+      popup && !backUrl ? nothing : html`<p><a part="back" href=${href}>${words.back}</a></p>`
+    }`;
   }
 }
 
