@@ -19,6 +19,8 @@ const orUndefined = (value: string | null) => value ?? undefined;
  * login under it and sends the user to itch.io's authorization page (implicit flow). In popup
  * mode (the default in a frame) it opens that page in a popup, synchronously in the click, and
  * collects the outcome from `backend` once the popup's callback delivered the token there.
+ * After a property or attribute is set, `await el.updateComplete` (Lit's: it resolves with `true`
+ * once the changes made so far are drawn) before reading the shadow tree.
  *
  * @tag itch-login-button
  * @summary Starts a login with itch.io.

@@ -61,6 +61,8 @@ const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i
  * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
  * has already taken the token out of the address, checked it and sent it to the backend; this
  * element, in the clean document, says how it went and returns the user.
+ * After a property or attribute is set, `await el.updateComplete` (Lit's: it resolves with `true`
+ * once the changes made so far are drawn) before reading the shadow tree.
  *
  * @tag itch-oauth-callback
  * @summary The outcome of an itch.io login, on the callback page.
