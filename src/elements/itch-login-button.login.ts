@@ -1,11 +1,13 @@
 /*
  * What a click on <itch-login-button> starts: a login (redirect or popup), and, for a popup login,
  * following it to its outcome with the events the element fires; and what is wrong with the
- * button's options, said once. The element keeps one of these and draws its `busy` and `waiting`
- * (see itch-login-button.ts).
+ * button's options, said once. A Lit reactive controller of the element
+ * (https://lit.dev/docs/composition/controllers/): its changes ask the host for an update, which
+ * draws its `busy` and `waiting` (see itch-login-button.ts), and the host's connection drives it.
  */
 import { ItchOAuthError } from '../core/errors.js';
 import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
+import type { ReactiveController, ReactiveControllerHost } from '../ui/lit.js';
 import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 
 /**
@@ -21,7 +23,10 @@ export function checkConfig(options: LoginOptions): ItchOAuthError | undefined {
   }
 }
 
-export class ButtonLogin {
+/** The element a `ButtonLogin` serves: it fires the events, leaves the page and draws the login's state. */
+export type ButtonLoginHost = ReactiveControllerHost & HTMLElement & { navigate(url: string): void };
+
+export class ButtonLogin implements ReactiveController {
   /** A popup login of this button is under way (`aria-busy` on the inner button until its outcome is reported). */
   busy = false;
   /** The popup login under way cannot see its popup: the person may cancel it with this. */
@@ -32,16 +37,29 @@ export class ButtonLogin {
   /** The popup login under way, if any. */
   #login: LoginHandle | undefined;
 
-  /** `host` fires the events and leaves the page; `changed` is called when `busy` or `waiting` changes. */
-  constructor(
-    private readonly host: HTMLElement & { navigate(url: string): void },
-    private readonly changed: () => void,
-  ) {}
+  /** Added to `host`, which fires the events, leaves the page, and is asked to update when `busy` or `waiting` changes. */
+  constructor(private readonly host: ButtonLoginHost) {
+    host.addController(this);
+  }
 
   /** Coming back from itch.io through the back/forward cache: the button may start again. */
-  pageShown = (event: PageTransitionEvent) => {
+  #pageShown = (event: PageTransitionEvent) => {
     if (event.persisted) this.#starting = false;
   };
+
+  /** @internal The element is on the page: the back/forward cache may bring it back. */
+  hostConnected(): void {
+    addEventListener('pageshow', this.#pageShown);
+  }
+
+  /** @internal The element left the page: the popup login under way, if any, is given up. */
+  hostDisconnected(): void {
+    removeEventListener('pageshow', this.#pageShown);
+    this.#login?.abandon();
+    this.#login = undefined;
+    this.busy = false;
+    this.waiting = undefined;
+  }
 
   /**
    * Says why once in the console and fires `itch-login-error`, once per distinct reason. (Not in the
@@ -52,14 +70,6 @@ export class ButtonLogin {
     this.#reported.add(error.message);
     if (error.code != 'cookies_blocked') console.error(`<itch-login-button>: ${error.message}`);
     this.host.dispatchEvent(errorEvent(error.code, error.message));
-  }
-
-  /** The element left the page: the popup login under way, if any, is given up. */
-  end(): void {
-    this.#login?.abandon();
-    this.#login = undefined;
-    this.busy = false;
-    this.waiting = undefined;
   }
 
   /**
@@ -102,7 +112,7 @@ export class ButtonLogin {
           waiting: (hidden) => {
             if (this.#login !== handle) return;
             this.waiting = hidden ? cancel : undefined;
-            this.changed();
+            this.host.requestUpdate();
           },
         },
       );
@@ -117,12 +127,12 @@ export class ButtonLogin {
     }
     this.#login = handle;
     this.busy = true;
-    this.changed();
+    this.host.requestUpdate();
     const ended = () => {
       this.#login = undefined;
       this.busy = false;
       this.waiting = undefined;
-      this.changed();
+      this.host.requestUpdate();
     };
     handle.result.then(
       ({ response }) => {

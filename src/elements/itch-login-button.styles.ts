@@ -1,10 +1,13 @@
-// One set of measures for the upgraded button and for the rule that holds its place before the
-// element upgrades, so the page does not shift when it does.
-const PADDING_BLOCK = '0.6em';
-const PADDING_INLINE = '1.1em';
-const ICON = '1.25em';
-const GAP = '0.55em';
-const HEIGHT = '2.75em';
+import { css } from '../ui/lit.js';
+
+// One set of measures, in em, for the upgraded button and for the rule that holds its place before
+// the element upgrades, so the page does not shift when it does. Numbers, as Lit's `css` tag takes
+// them in its literals (https://lit.dev/docs/components/styles/#expressions).
+const PADDING_BLOCK = 0.6;
+const PADDING_INLINE = 1.1;
+const ICON = 1.25;
+const GAP = 0.55;
+const HEIGHT = 2.75;
 
 /**
  * Put this in the page's CSS when the element is loaded late (an npm import in a module script),
@@ -14,17 +17,17 @@ const HEIGHT = '2.75em';
  */
 export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined) {
   display: inline-flex; align-items: center; box-sizing: border-box; vertical-align: middle;
-  min-height: ${HEIGHT}; line-height: 1.2; font-weight: 700;
-  padding: ${PADDING_BLOCK} ${PADDING_INLINE} ${PADDING_BLOCK} calc(${PADDING_INLINE} + ${ICON} + ${GAP});
+  min-height: ${HEIGHT}em; line-height: 1.2; font-weight: 700;
+  padding: ${PADDING_BLOCK}em ${PADDING_INLINE}em ${PADDING_BLOCK}em calc(${PADDING_INLINE}em + ${ICON}em + ${GAP}em);
   border-radius: 6px; background: #d63b3b; color: #fff;
 }
 @supports (color: light-dark(#000, #fff)) {
   itch-login-button:not(:defined) { background: light-dark(#d63b3b, #ff6b6b); color: light-dark(#fff, #16161a); }
 }`;
 
-// The shadow root's style sheet, as text (src/ui/dom.ts makes it a constructable sheet; the
-// script-tag builds minify the text after the /* css */ mark: see vite.config.ts). Comments stay
-// out of the text: it is shipped as is. Dark colours when the page is dark: light-dark() (in
+// The shadow root's style sheet, a `css` literal (https://lit.dev/docs/components/styles/): Lit
+// adopts it as a constructable sheet, and the script-tag builds minify its text (see
+// vite.config.ts). Comments stay out of the text: it is shipped as is. Dark colours when the page is dark: light-dark() (in
 // every browser of docs/concepts/browser-support.md, so without a fallback:
 // https://developer.mozilla.org/en-US/docs/Web/CSS/color_value/light-dark) follows the page's
 // color-scheme, so a page that only declares light stays light even when the system is dark.
@@ -35,7 +38,7 @@ export const ITCH_LOGIN_BUTTON_PREUPGRADE_CSS = `itch-login-button:not(:defined)
 // block: https://html.spec.whatwg.org/multipage/rendering.html#button-layout); Cancel beside it
 // keeps its own width. Each custom property of the element's is read where it applies, with its
 // default beside it: no private aliases on :host (the text is shipped).
-export const styles = /* css */ `
+export const styles = css`
   :host {
     display: inline-flex;
     vertical-align: middle;
@@ -48,9 +51,9 @@ export const styles = /* css */ `
     box-sizing: border-box;
     display: inline-flex;
     align-items: center;
-    gap: ${GAP};
-    min-height: ${HEIGHT};
-    padding: ${PADDING_BLOCK} ${PADDING_INLINE};
+    gap: ${GAP}em;
+    min-height: ${HEIGHT}em;
+    padding: ${PADDING_BLOCK}em ${PADDING_INLINE}em;
     border-radius: var(--itch-login-radius, 6px);
     background: var(--itch-login-background, light-dark(#d63b3b, #ff6b6b));
     color: var(--itch-login-color, light-dark(#fff, #16161a));
@@ -83,8 +86,8 @@ export const styles = /* css */ `
     text-decoration: underline;
   }
   [part='icon'] {
-    width: ${ICON};
-    height: ${ICON};
+    width: ${ICON}em;
+    height: ${ICON}em;
     flex: none;
     fill: currentColor;
   }

@@ -6,7 +6,7 @@ import type { FlowMode } from '../core/state.js';
 import type { WidgetMessages } from '../i18n/catalogue.js';
 import { button as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
-import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
+import { LitElement, html, nothing, type PropertyDeclarations, type PropertyValues } from '../ui/lit.js';
 import { itchLogo } from '../ui/itch-logo.js';
 import { ButtonLogin, checkConfig } from './itch-login-button.login.js';
 import { styles } from './itch-login-button.styles.js';
@@ -19,6 +19,8 @@ const orUndefined = (value: string | null) => value ?? undefined;
  * login under it and sends the user to itch.io's authorization page (implicit flow). In popup
  * mode (the default in a frame) it opens that page in a popup, synchronously in the click, and
  * collects the outcome from `backend` once the popup's callback delivered the token there.
+ * After a property or attribute is set, `await el.updateComplete` (Lit's: it resolves with `true`
+ * once the changes made so far are drawn) before reading the shadow tree.
  *
  * @tag itch-login-button
  * @summary Starts a login with itch.io.
@@ -40,7 +42,7 @@ const orUndefined = (value: string | null) => value ?? undefined;
  */
 export class ItchLoginButton extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
-  static override styles = unsafeCSS(styles);
+  static override styles = styles;
 
   /**
    * @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without
@@ -121,18 +123,10 @@ export class ItchLoginButton extends LitElement {
    */
   declare messages: Partial<WidgetMessages> | undefined;
 
-  /**
-   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
-   * is set, `await el.updateComplete` before reading the shadow tree.
-   */
-  override get updateComplete(): Promise<boolean> {
-    return super.updateComplete;
-  }
-
   /** Why the configuration is invalid, if it is. */
   #configError: ItchOAuthError | undefined;
-  /** The login a click started, while the button follows it. */
-  #login = new ButtonLogin(this, () => this.requestUpdate());
+  /** The login a click started, while the button follows it (a controller: see itch-login-button.login.ts). */
+  #login = new ButtonLogin(this);
   /** The words in the element's language, `undefined` while they load. */
   #words: typeof en | undefined;
   #unwatch: (() => void) | undefined;
@@ -155,16 +149,13 @@ export class ItchLoginButton extends LitElement {
   /** @internal */
   override connectedCallback(): void {
     super.connectedCallback();
-    addEventListener('pageshow', this.#login.pageShown);
     this.#unwatch = watch(() => this.requestUpdate());
   }
 
   /** @internal */
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeEventListener('pageshow', this.#login.pageShown);
     this.#unwatch?.();
-    this.#login.end();
   }
 
   /** @internal Nothing is drawn while the element's language loads: nothing is shown in another language first. */

@@ -1,12 +1,14 @@
-// The shadow root's style sheet, as text (see itch-login-button.styles.ts); comments stay out of
-// it. A card of its own, in the family of the emulator's and the popup's pages: the system's
+import { css } from '../ui/lit.js';
+
+// The shadow root's style sheet, a `css` literal (see itch-login-button.styles.ts); comments stay
+// out of it. A card of its own, in the family of the emulator's and the popup's pages: the system's
 // font, centred, itch.io's red along its top. Dark colours when the page is dark (light-dark()
 // follows the page's color-scheme; every browser of docs/concepts/browser-support.md has it, so
 // there is no fallback). Forced colours (Windows High Contrast) keep the system's colours and a
 // system-colour border on the card and the buttons. A page restyles it through its parts
 // (status: the card; retry, close, store) and custom properties, and sets its font on the element.
 // Each custom property is read where it applies, with its default, as in the button's sheet.
-export const styles = /* css */ `
+export const styles = css`
   :host {
     display: block;
     font: 1rem/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;

@@ -7,7 +7,7 @@ import type { WidgetMessages } from '../i18n/catalogue.js';
 import { problems, widget as en } from '../i18n/locales/en.js';
 import { messagesFor, watch } from '../i18n/messages.js';
 import { errorEvent, type ItchLoginSuccessDetail } from './events.js';
-import { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations } from '../ui/lit.js';
+import { LitElement, html, nothing, type PropertyDeclarations } from '../ui/lit.js';
 import { styles } from './itch-oauth-callback.styles.js';
 import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 
@@ -19,35 +19,39 @@ import { viewOf, whenParsed, type View } from './itch-oauth-callback.view.js';
 export const ERROR_MESSAGES: Readonly<Record<ItchOAuthErrorCode, string>> = problems;
 
 /**
- * What this document's capture left, read once for the whole document: a second element, or the
- * same one upgraded again, shows the same outcome, and the events fire once. `popup`: this tab
- * has shown a popup login's ending.
- * @internal
+ * What a document's capture left, read once for that document: a second element, or the same one
+ * upgraded again, shows the same outcome, and the events fire once. `popup`: this tab has shown a
+ * popup login's ending.
  */
-export const documentOutcome: { taken: boolean; outcome: CaptureOutcome | undefined; announced: boolean; popup?: boolean } = {
-  taken: false,
-  outcome: undefined,
-  announced: false,
-};
+interface DocumentOutcome {
+  outcome?: CaptureOutcome | undefined;
+  announced?: boolean;
+  popup?: boolean;
+}
+
+/** @internal Each document's outcome, read by its first element (a test forgets its document's to start again). */
+export const documentOutcomes = new WeakMap<Document, DocumentOutcome>();
 
 /** sessionStorage key that marks the tab of a popup login's window, once its ending is shown. */
 const POPUP_TAB_KEY = 'itch-oauth:popup';
 
-function takeDocumentOutcome(): CaptureOutcome | undefined {
-  if (!documentOutcome.taken) {
-    documentOutcome.taken = true;
+/** This document's outcome, read by the first element that asks. */
+function documentOutcome(): DocumentOutcome {
+  let read = documentOutcomes.get(document);
+  if (!read) {
+    documentOutcomes.set(document, (read = {}));
     try {
       // A popup login's ending (its capture keeps no flow: 0) marks its tab, so that its page,
       // reloaded, offers Close as the ending did rather than a way into the site.
-      if ((documentOutcome.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
+      if ((read.outcome = takeOutcome())?.flow === 0) sessionStorage.setItem(POPUP_TAB_KEY, '');
       // Or the capture's mark of a popup login's page (its history entry's state, `true`), reloaded
       // before the outcome was shown.
-      documentOutcome.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
+      read.popup = sessionStorage.getItem(POPUP_TAB_KEY) != null || history.state === true;
     } catch {
-      documentOutcome.outcome = undefined;
+      read.outcome = undefined;
     }
   }
-  return documentOutcome.outcome;
+  return read;
 }
 
 /** A link the site configured, if it is an http(s) address or a path of this site (never `javascript:`). */
@@ -57,6 +61,8 @@ const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i
  * Shows the outcome of a login on the callback page. The capture script (first in `<head>`)
  * has already taken the token out of the address, checked it and sent it to the backend; this
  * element, in the clean document, says how it went and returns the user.
+ * After a property or attribute is set, `await el.updateComplete` (Lit's: it resolves with `true`
+ * once the changes made so far are drawn) before reading the shadow tree.
  *
  * @tag itch-oauth-callback
  * @summary The outcome of an itch.io login, on the callback page.
@@ -78,7 +84,7 @@ const linkable = (url: string | undefined) => (/^(https?:\/\/[^/]|\/(?![/\\]))/i
  */
 export class ItchOAuthCallback extends LitElement {
   /** @internal Lit's style sheet of the shadow root; style the element with its parts and custom properties. */
-  static override styles = unsafeCSS(styles);
+  static override styles = styles;
 
   /** @internal Lit's reactive properties (https://lit.dev/docs/components/properties/), without decorators. */
   static override properties: PropertyDeclarations = {
@@ -118,14 +124,6 @@ export class ItchOAuthCallback extends LitElement {
    * replace the messages they hold.
    */
   declare messages: Partial<WidgetMessages> | undefined;
-
-  /**
-   * Resolves (with `true`) once the changes made so far are drawn: after a property or attribute
-   * is set, `await el.updateComplete` before reading the shadow tree.
-   */
-  override get updateComplete(): Promise<boolean> {
-    return super.updateComplete;
-  }
 
   #view: View = { kind: 'idle' };
   /** The words in the element's language, `undefined` while they load. */
@@ -180,10 +178,11 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   #show(): void {
-    const view = viewOf(takeDocumentOutcome());
+    const read = documentOutcome();
+    const view = viewOf(read.outcome);
     this.#setView(view);
-    if (view.kind === 'idle' || documentOutcome.announced) return;
-    documentOutcome.announced = true;
+    if (view.kind === 'idle' || read.announced) return;
+    read.announced = true;
     void whenParsed().then(() => {
       if (view.kind === 'success') {
         const detail: ItchLoginSuccessDetail = { response: view.response };
@@ -236,36 +235,59 @@ export class ItchOAuthCallback extends LitElement {
   }
 
   /**
-   * @internal One template for the idle, pending and success views and one for a failure, so the live
-   * region (`role=status`, `role=alert`) stays the same node while its words change, and a line of
-   * the failure comes or goes alone: a focused button that stays keeps the focus. Every failure
-   * and the idle view offer a way on: Close in a popup (nothing there leads to the backend's site);
-   * else Try again where this tab remembers the login, and a link back to where it started (its
-   * return-to), or to the site's root when that is unknown (a reload, another tab, storage refused).
-   * A sentence that explains rather than reports a failure (a reopened login link) is not in red.
+   * @internal One method per view. The live region (`role=status` while nothing failed, `role=alert`
+   * for a failure) is one template each, so it stays the same node while its words change, and a
+   * line of the failure comes or goes alone: a focused button that stays keeps the focus. Every
+   * failure and the idle view offer a way on (see #wayOn).
    */
   protected override render() {
     const words = { ...this.#words!, ...this.messages };
     const view = this.#view;
-    const flow = view.kind == 'error' ? view.flow : undefined;
-    const backUrl = linkable(this.backUrl);
-    const back = html`<p><a part="back" href=${flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/')}>${words.back}</a></p>`;
-    // A popup's window: its login ended here, or, with no login here, its page reloaded after the
-    // ending (the tab's mark) or one a script opened and can still reach. Close, as the ending had,
-    // rather than a way into the site; the link only where the site configured one.
-    const popup = view.kind == 'error' ? view.popup !== undefined : documentOutcome.popup || opener;
-    const action = popup ? 'close' : flow && (view as { code: string }).code != 'config_invalid' ? 'retry' : undefined;
-    const wayOn = html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
-      popup && !backUrl ? nothing : back
-    }`;
-    if (view.kind != 'error')
-      return html`<div part="status" role="status"><p>${
-        view.kind == 'idle' ? words.idle : html`<slot name=${view.kind}>${words[view.kind]}</slot>`
-      }</p>${view.kind == 'idle' ? wayOn : nothing}</div>`;
+    if (view.kind == 'error') return this.#failure(words, view);
+    const content = view.kind == 'idle' ? this.#idle(words) : this.#progress(words, view.kind);
+    return html`<div part="status" role="status">${content}</div>`;
+  }
+
+  /**
+   * No login here (a reload, another tab, storage refused): its words and a way on. A popup's
+   * window (its page reloaded after the ending, the tab's mark, or one a script opened and can
+   * still reach) offers Close, as the ending had, rather than a way into the site.
+   */
+  #idle(words: WidgetMessages) {
+    return html`<p>${words.idle}</p>${this.#wayOn(words, documentOutcomes.get(document)?.popup || opener)}`;
+  }
+
+  /** A new attempt starting ("Try again"), or the success (with `no-redirect`, or until the page goes on). */
+  #progress(words: WidgetMessages, kind: 'pending' | 'success') {
+    return html`<p><slot name=${kind}>${words[kind]}</slot></p>`;
+  }
+
+  /**
+   * A failure: what happened (a sentence that explains rather than reports it, a reopened login
+   * link, is not in red), what to do next in a popup whose login ended here, the store page after
+   * a `not_owner` refusal, and a way on: Try again where this tab remembers the login, unless its
+   * configuration cannot work.
+   */
+  #failure(words: WidgetMessages, view: Extract<View, { kind: 'error' }>) {
     const store = view.code === 'not_owner' && linkable(this.storeUrl);
     return html`<div part="status" role="alert"><slot name="error"><p class=${view.message ? '' : 'error'}>${words[view.message ?? view.code]}</p></slot>${
       view.popup ? html`<p>${words[view.popup]}</p>` : nothing
-    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${wayOn}</div>`;
+    }${store ? html`<p><a part="store" href=${store}>${words.store}</a></p>` : nothing}${this.#wayOn(words, view.popup !== undefined, view.flow, view.code != 'config_invalid')}</div>`;
+  }
+
+  /**
+   * The way on: Close in a popup (nothing there leads to the backend's site), else Try again where
+   * this tab remembers the login's `flow` and `retry` allows; and a link back to where the login
+   * started (its return-to), or to `back-url`, or to the site's root when that is unknown; in a
+   * popup only where the site configured one.
+   */
+  #wayOn(words: WidgetMessages, popup: unknown, flow?: FlowRecord, retry?: boolean) {
+    const backUrl = linkable(this.backUrl);
+    const action = popup ? 'close' : flow && retry && 'retry';
+    const href = flow ? safeReturnTo(flow.returnTo, location.origin) : (backUrl ?? '/');
+    return html`${action ? html`<button part=${action} type="button" @click=${this.#act}>${words[action]}</button>` : nothing}${
+      popup && !backUrl ? nothing : html`<p><a part="back" href=${href}>${words.back}</a></p>`
+    }`;
   }
 }
 

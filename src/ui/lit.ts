@@ -6,5 +6,15 @@
  * the order in dist/, where Lit is imported, see vite.config.ts.)
  */
 import './before-lit.js';
-export { LitElement, html, nothing, unsafeCSS, type PropertyDeclarations, type PropertyValues } from 'lit';
+export {
+  LitElement,
+  css,
+  html,
+  nothing,
+  unsafeCSS,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type ReactiveController,
+  type ReactiveControllerHost,
+} from 'lit';
 import './after-lit.js';

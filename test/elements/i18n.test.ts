@@ -4,7 +4,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/define.js';
 import { OUTCOME_KEY } from '../../src/capture/outcome.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
-import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
+import { documentOutcomes, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 import type { ItchLoginButton } from '../../src/elements/itch-login-button.js';
 import { messagesFor, setMessages } from '../../src/i18n/messages.js';
 import { widget } from '../../src/i18n/locales/en.js';
@@ -19,7 +19,7 @@ const button = (lang?: string) =>
 
 /** A callback element in a Turkish part of the page, after a popup login refused on itch.io, its Close drawn. */
 async function turkishPopupRefusal(): Promise<{ div: HTMLElement; el: ItchOAuthCallback }> {
-  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  documentOutcomes.delete(document);
   sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('access_denied'), flow: 0 }));
   const div = await fixture<HTMLElement>(html`<div lang="tr"><itch-oauth-callback></itch-oauth-callback></div>`);
   const el = div.querySelector<ItchOAuthCallback>('itch-oauth-callback')!;

@@ -5,7 +5,7 @@ import '../../src/define.js';
 import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
 import { ERROR_CODES } from '../../src/core/errors.js';
 import type { FlowRecord } from '../../src/core/state.js';
-import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
+import { documentOutcomes, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 
 const flow: FlowRecord = {
   returnTo: '/vault.html',
@@ -18,7 +18,7 @@ const flow: FlowRecord = {
 };
 
 function leaveNotOwner() {
-  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  documentOutcomes.delete(document);
   sessionStorage.clear();
   sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('not_owner'), flow } satisfies CaptureOutcome));
 }
@@ -61,7 +61,7 @@ describe('<itch-oauth-callback> after not_owner', () => {
   });
 
   it('shows no store link after other errors', async () => {
-    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+    documentOutcomes.delete(document);
     sessionStorage.setItem(OUTCOME_KEY, JSON.stringify({ code: ERROR_CODES.indexOf('backend_rejected'), flow } satisfies CaptureOutcome));
     const { link } = await shown(html`<itch-oauth-callback store-url="https://pixelforge.itch.io/starfall-keep"></itch-oauth-callback>`);
     expect(link()?.getAttribute('href') ?? null).to.equal(null);

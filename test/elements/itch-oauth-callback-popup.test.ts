@@ -6,11 +6,11 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import '../../src/define.js';
 import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
 import { ERROR_CODES, type ItchOAuthErrorCode } from '../../src/core/errors.js';
-import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
+import { documentOutcomes, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 import { problems, callback as words } from '../../src/i18n/locales/en.js';
 
 function leave(outcome: CaptureOutcome) {
-  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  documentOutcomes.delete(document);
   sessionStorage.clear();
   sessionStorage.setItem(OUTCOME_KEY, JSON.stringify(outcome));
 }
@@ -19,7 +19,7 @@ const refusal = (code: ItchOAuthErrorCode, response?: unknown): CaptureOutcome =
 
 async function shown(outcome: CaptureOutcome | undefined, backUrl?: string) {
   if (outcome) leave(outcome);
-  else Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  else documentOutcomes.delete(document);
   const el = await fixture<ItchOAuthCallback>(
     html`<itch-oauth-callback store-url="https://pixelforge.itch.io/starfall-keep" back-url=${ifDefined(backUrl)}></itch-oauth-callback>`,
   );

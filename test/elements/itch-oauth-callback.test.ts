@@ -4,7 +4,7 @@ import '../../src/define.js';
 import { OUTCOME_KEY, type CaptureOutcome } from '../../src/capture/outcome.js';
 import { ERROR_CODES, type ItchOAuthErrorCode } from '../../src/core/errors.js';
 import { STATE_KEY_PREFIX, type FlowRecord } from '../../src/core/state.js';
-import { documentOutcome, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
+import { documentOutcomes, type ItchOAuthCallback } from '../../src/elements/itch-oauth-callback.js';
 
 const flow: FlowRecord = {
   returnTo: '/play?level=2',
@@ -17,7 +17,7 @@ const flow: FlowRecord = {
 };
 
 function leave(outcome: CaptureOutcome | undefined) {
-  Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+  documentOutcomes.delete(document);
   sessionStorage.clear();
   if (outcome) sessionStorage.setItem(OUTCOME_KEY, JSON.stringify(outcome));
 }
@@ -76,7 +76,7 @@ describe('<itch-oauth-callback>', () => {
     leave({ code: code('backend_rejected'), flow: 0 });
     await callback();
     // The same tab, reloaded: the outcome is gone.
-    Object.assign(documentOutcome, { taken: false, outcome: undefined, announced: false });
+    documentOutcomes.delete(document);
     const { el, status } = await callback();
     expect(status().textContent).to.contain('No itch.io login in progress');
     expect(back(el)).to.equal(null);
