@@ -49,4 +49,5 @@ export {
   FRAGMENT_PROBLEMS,
 } from './core/fragment.js';
 export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './core/return-to.js';
-export { startLogin, preparePopupLogin, checkLoginOptions, isFramed, type LoginHooks, type LoginHandle } from './core/login.js';
+export { preparePopupLogin, checkLoginOptions, isFramed, type LoginHooks, type LoginHandle } from './core/login.js';
+export { startLogin } from './ui/login.js';

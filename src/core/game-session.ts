@@ -10,7 +10,7 @@
  */
 import { dpopProof, keyStore, newKeyPair } from './dpop-proof.js';
 import { ItchOAuthError } from './errors.js';
-import { httpUrl, login as startLogin, preparePopupLogin, type LoginOptions } from './login.js';
+import { httpUrl, preparePopupLogin, type LoginOptions, type LoginResult } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
 /**
@@ -107,7 +107,7 @@ function claimsOf(token: string): Claims | undefined {
  *   an http(s) URL, or `renew` is on an origin that does not receive the token.
  * @group Framed games
  */
-export function gameSession(options: GameSessionOptions): GameSession {
+export function gameSession(options: GameSessionOptions, startLogin: (options: LoginOptions) => Promise<LoginResult>): GameSession {
   const trusted = [
     httpUrl(options.backend ?? '', 'backend').origin,
     ...(options.apiOrigins ?? []).map((origin) => httpUrl(origin, 'apiOrigins').origin),

@@ -6,6 +6,7 @@
  */
 import { ItchOAuthError } from '../core/errors.js';
 import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
+import { showCode } from '../ui/code-overlay.js';
 import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 
 /**
@@ -82,6 +83,7 @@ export class ButtonLogin {
       handle = startLogin(
         { ...options, signal: cancel.signal },
         {
+          code: showCode,
           start: (url) =>
             host.dispatchEvent(
               new CustomEvent<ItchLoginStartDetail>('itch-login-start', {
