@@ -33,7 +33,8 @@ export function askForClick<T>(follow: Follow<T>, show: ShowContinue, signal: Ab
 function showButton<T>(follow: Follow<T>, show: ShowContinue): SharedLogin<T> {
   void preparePopupLogin();
   const started = new AbortController();
-  let remove = () => false;
+  // (Set at once: a Promise's executor runs before its constructor returns.)
+  let remove: () => boolean;
   const outcome = new Promise<T>((resolve, reject) => {
     remove = show(
       () => resolve(follow(started.signal)),

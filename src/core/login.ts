@@ -265,7 +265,7 @@ export function loginWith(options: LoginOptions, showCode: (code?: string) => vo
   // A popup refused (even in the Continue button's click) is popup_blocked: never a redirect that would leave the game.
   const follow = (cancel = signal) => {
     try {
-      return startLogin({ ...options, signal: cancel }, { blocked: () => false, code: showCode }).result;
+      return startLogin({ ...options, signal: cancel }, { code: showCode, blocked: () => false }).result;
     } catch (error) {
       return error instanceof ItchOAuthError ? Promise.reject(error) : fail('config_invalid', String(error));
     }

@@ -42,7 +42,7 @@ export function login(options: LoginOptions): Promise<LoginResult> {
  * @group Framed games
  */
 export function gameSession(options: GameSessionOptions): GameSession {
-  return gameSessionDrawnBy(options, login);
+  return gameSessionDrawnBy(options, showCode, showContinue);
 }
 
 /**
