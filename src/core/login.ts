@@ -234,7 +234,7 @@ function popupLogin(
         state,
         abort.signal,
         link.progress,
-        { code: hooks.code, waiting: hooks.waiting, proof: hooks.proof },
+        hooks, // (collect reads its code, waiting and proof)
         () => {
           throw blocked;
         },
