@@ -12,7 +12,8 @@ import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } fr
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { memoryPopupStore } from '../../src/server/popup/relay.js';
 import { clientKey } from '../../src/server/rate-limit/client-address.js';
-import { createTokenHandler, DEFAULT_RATE_LIMITS, type TokenHandlerOptions } from '../../src/server/index.js';
+import { createTokenHandler, type TokenHandlerOptions } from '../../src/server/index.js';
+import { DEFAULT_RATE_LIMITS } from '../../src/server/rate-limit/options.js';
 import { redisMissing, useRedis } from './support/redis.js';
 import { durableObjectStore, ItchOAuthStore } from '../../src/cloudflare/index.js';
 import { memoryNamespace, type StoreClass } from '../cloudflare/support/durable-objects.js';
