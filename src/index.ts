@@ -10,11 +10,13 @@ export { ITCH_LOGIN_BUTTON_PREUPGRADE_CSS } from './elements/itch-login-button.s
 export { ItchOAuthCallback, ERROR_MESSAGES } from './elements/itch-oauth-callback.js';
 export type { ItchLoginErrorDetail, ItchLoginStartDetail, ItchLoginSuccessDetail } from './elements/events.js';
 // Programmatic login (the button's behaviour, from code): also `ItchOAuth.login` in the script-tag file.
-export { login, type LoginOptions, type LoginResult, type LoginMode } from './core/login.js';
+export { login } from './ui/login.js';
+export type { LoginOptions, LoginResult, LoginMode } from './core/login.js';
 // The token endpoint's answer with createSessions: `response` of login() and of itch-login-success.
 export type { LoginAnswer } from './core/login-answer.js';
 // A framed game's login, kept, renewed and sent to its site (also `ItchOAuth.gameSession` in the script-tag files).
-export { gameSession, type GameSession, type GameSessionOptions } from './core/game-session.js';
+export { gameSession } from './ui/login.js';
+export type { GameSession, GameSessionOptions } from './core/game-session.js';
 export { ERROR_CODES, ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './core/errors.js';
 // The elements' words: overrides and added languages (also `ItchOAuth.setMessages` in the script-tag file).
 export { setMessages } from './i18n/messages.js';

@@ -12,4 +12,5 @@ export { OOB_REDIRECT_URI, buildAuthorizeUrl, type AuthorizeUrlOptions } from '.
 export { STATE_LIFETIME_MS, createState, saveFlow, consumeFlow, pruneExpired, type FlowRecord, type StateStorage } from './core/state.js';
 export { isCallbackFragment, parseCallbackFragment, type CallbackResponse } from './core/fragment.js';
 export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './core/return-to.js';
-export { startLogin, preparePopupLogin, type LoginHooks, type LoginHandle } from './core/login.js';
+export { preparePopupLogin, type LoginHooks, type LoginHandle } from './core/login.js';
+export { startLogin } from './ui/login.js';

@@ -8,9 +8,9 @@ import { ItchLoginButton } from './elements/itch-login-button.js';
 // Guarded as in ./define.ts: the full script-tag file or the npm build may be on the page too.
 if (!customElements.get('itch-login-button')) customElements.define('itch-login-button', ItchLoginButton);
 
-export { login } from './core/login.js';
+export { login } from './ui/login.js';
 export { ItchOAuthError, ERROR_CODES } from './core/errors.js';
-export { gameSession } from './core/game-session.js';
+export { gameSession } from './ui/login.js';
 // The button's words, as from the full file: `ItchOAuth.setMessages(locale, messages)`.
 export { setMessages } from './i18n/messages.js';
 export { playerMessage } from './i18n/player-message.js';

@@ -7,8 +7,8 @@
 import './capture/script-tag.js';
 import './define.js';
 
-export { login } from './core/login.js';
+export { login } from './ui/login.js';
 export { ItchOAuthError, ERROR_CODES } from './core/errors.js';
 export { setMessages } from './i18n/messages.js';
-export { gameSession } from './core/game-session.js';
+export { gameSession } from './ui/login.js';
 export { playerMessage } from './i18n/player-message.js';

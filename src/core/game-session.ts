@@ -10,7 +10,8 @@
  */
 import { dpopProof, keyStore, newKeyPair } from './dpop-proof.js';
 import { ItchOAuthError } from './errors.js';
-import { httpUrl, login as startLogin, preparePopupLogin, type LoginOptions } from './login.js';
+import type { ShowContinue } from './ask-for-click.js';
+import { httpUrl, loginWith, preparePopupLogin, type LoginOptions } from './login.js';
 import type { LoginAnswer } from './login-answer.js';
 
 /**
@@ -107,7 +108,7 @@ function claimsOf(token: string): Claims | undefined {
  *   an http(s) URL, or `renew` is on an origin that does not receive the token.
  * @group Framed games
  */
-export function gameSession(options: GameSessionOptions): GameSession {
+export function gameSession(options: GameSessionOptions, showCode: (code?: string) => void, showContinue: ShowContinue): GameSession {
   const trusted = [
     httpUrl(options.backend ?? '', 'backend').origin,
     ...(options.apiOrigins ?? []).map((origin) => httpUrl(origin, 'apiOrigins').origin),
@@ -135,12 +136,16 @@ export function gameSession(options: GameSessionOptions): GameSession {
     async login({ signal } = {}) {
       // Made while the popup opens (which must happen within the click, before any await).
       const pair = newKeyPair();
-      const { response } = await startLogin({
-        mode: 'popup',
-        ...options,
-        signal,
-        dpop: async (url) => dpopProof(await pair, 'POST', url, undefined, skew()),
-      });
+      const { response } = await loginWith(
+        {
+          mode: 'popup',
+          ...options,
+          signal,
+          dpop: async (url) => dpopProof(await pair, 'POST', url, undefined, skew()),
+        },
+        showCode,
+        showContinue,
+      );
       const answer = response as Partial<LoginAnswer> | null;
       if (typeof answer?.gameToken != 'string')
         throw new ItchOAuthError(

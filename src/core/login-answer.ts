@@ -2,8 +2,7 @@
  * The answer of the token endpoint that `createTokenHandler` with `createSessions().onLogin`
  * serves: the `response` of `login()` and of the `itch-login-success` event.
  */
-import type { Owns } from '../server/token-handler/ownership.js';
-import type { User } from '../server/itch-api/login-schemas.js';
+import type { Owns, User } from './wire-types.js';
 
 /**
  * What `createTokenHandler({ onLogin: sessions.onLogin })` answers a login: the player, what

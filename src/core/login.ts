@@ -2,8 +2,7 @@ import { DEFAULT_BASE_URL, buildAuthorizeUrl } from './authorize-url.js';
 import { ItchOAuthError, type ItchOAuthErrorCode } from './errors.js';
 import { assertReturnTo } from './return-to.js';
 import { DEFAULT_SCOPE } from './scopes.js';
-import { showCode } from '../ui/code-overlay.js';
-import { askForClick } from './ask-for-click.js';
+import { askForClick, type ShowContinue } from './ask-for-click.js';
 import { closeOnceAsked, collect, type CollectHooks } from './popup-collect.js';
 import { makePair, preparePopupLogin, takePair } from './popup-pair.js';
 import { listenToStartPage, openPopup, type StartPageLink } from './popup-start.js';
@@ -67,6 +66,11 @@ export interface LoginHooks {
    * end ends it too.)
    */
   waiting?(hidden: boolean): void;
+  /**
+   * Shows the code the popup asks the person to check against this page (a popup whose state this
+   * page cannot see); `undefined` hides it. Default: nothing is shown.
+   */
+  code?(code?: string): void;
 }
 
 /**
@@ -230,7 +234,7 @@ function popupLogin(
         state,
         abort.signal,
         link.progress,
-        { code: showCode, waiting: hooks.waiting, proof: hooks.proof },
+        hooks, // (collect reads its code, waiting and proof)
         () => {
           throw blocked;
         },
@@ -241,43 +245,33 @@ function popupLogin(
     } finally {
       cancel?.removeEventListener('abort', onCancel);
       if (!cancel?.aborted) stopListening();
-      showCode(undefined);
+      hooks.code?.();
     }
   })();
   return { result, popup: popup ?? undefined, following: true, abandon: () => abort.abort() };
 }
 
 /**
- * Logs in with itch.io from code: a game engine's JavaScript bridge, or an app that draws its
- * own button. Popup mode (the default in a frame) opens the itch.io window at once when called
- * in a click or key handler (or shortly after one) and resolves with the backend's answer;
- * called later (a game loop that reads its input in the next frame or seconds later, code after
- * an `await`), it shows a "Continue with itch.io" button over the page whose click opens the
- * window. Redirect mode leaves the page.
- *
- * @example
- * button.onclick = () => ItchOAuth.login({ clientId, redirectUri, backend: '/auth/itch', mode: 'popup' })
- *   .then(({ response }) => startGame(response))
- *   .catch((error) => showError(error.code));
- * @throws never: failures reject with an `ItchOAuthError` (`popup_blocked`, `popup_closed` also
- *   when the person cancels the Continue button, `backend_rejected`, `service_unavailable` when
- *   the site's server or itch.io cannot answer, `cookies_blocked`, `config_invalid`, `aborted`
- *   when `signal` aborts). `playerMessage(error.code)` gives the player's sentence for it.
- * @group Log in from code
+ * `login()` with what it draws given: the decisions of a login from code (popup or redirect, a
+ * click left or the Continue button asked for), drawn by the layer that ships the UI: `showCode`
+ * shows the code to check (see `LoginHooks.code`), `showContinue` the "Continue with itch.io"
+ * button when no click is left to open a popup in.
+ * @group Steps of a login
  */
-export function login(options: LoginOptions): Promise<LoginResult> {
+export function loginWith(options: LoginOptions, showCode: (code?: string) => void, showContinue: ShowContinue): Promise<LoginResult> {
   const signal = options.signal;
   const fail = (code: ItchOAuthErrorCode, message: string) => Promise.reject(new ItchOAuthError(code, message, { cause: signal?.reason }));
   if (signal?.aborted) return fail('aborted', ABORTED);
-  const follow = (hooks?: LoginHooks, cancel = signal) => {
+  // A popup refused (even in the Continue button's click) is popup_blocked: never a redirect that would leave the game.
+  const follow = (cancel = signal) => {
     try {
-      return startLogin({ ...options, signal: cancel }, hooks).result;
+      return startLogin({ ...options, signal: cancel }, { code: showCode, blocked: () => false }).result;
     } catch (error) {
       return error instanceof ItchOAuthError ? Promise.reject(error) : fail('config_invalid', String(error));
     }
   };
   // The person's click on the Continue button starts the login as if it had been called in it.
-  const askPerson = () => askForClick(follow, signal);
+  const askPerson = () => askForClick(follow, showContinue, signal);
   // Where the browser says that a popup may not open now (https://html.spec.whatwg.org/multipage/interaction.html#the-useractivation-interface),
   // the button asks for a click at once. A popup refused all the same (an engine without that
   // API; WebKit, whose blocker refuses one a frame after the click that it calls active) asks too.
@@ -290,8 +284,6 @@ export function login(options: LoginOptions): Promise<LoginResult> {
     // (Rejected by startLogin below.)
   }
   return active
-    ? follow({ blocked: () => false }).catch((error: ItchOAuthError) =>
-        error.code == 'popup_blocked' ? askPerson() : Promise.reject(error),
-      )
+    ? follow().catch((error: ItchOAuthError) => (error.code == 'popup_blocked' ? askPerson() : Promise.reject(error)))
     : askPerson();
 }

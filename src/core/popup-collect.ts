@@ -6,10 +6,9 @@
  * that does not is asked about once a second. What it knows about the popup, besides `closed`: when the start page asked
  * it to confirm the state, and when the start page left for itch.io (both by `postMessage`).
  */
-import { ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
+import { COOKIES_BLOCKED, ItchOAuthError, isErrorCode, type ItchOAuthErrorCode } from './errors.js';
 import { abandoned, HOLD_S, question, seenOf, type Hold } from './popup-question.js';
 import { STATE_LIFETIME_MS, popupCodeOf } from './state.js';
-import { problems } from '../i18n/locales/en.js';
 
 /** How often the opener asks a backend that does not hold its questions. */
 const POLL_MS = 1000;
@@ -60,7 +59,7 @@ export interface PopupProgress {
 /** What collecting reports to the caller along the way. */
 export interface CollectHooks {
   /** The backend asks the person to confirm a code in a popup this page cannot see (`undefined`: no more). */
-  code(code: string | undefined): void;
+  code?: ((code?: string) => void) | undefined;
   /** Whether the popup's state is hidden (severed opener), after every answer: the caller then offers to cancel. */
   waiting?: ((hidden: boolean) => void) | undefined;
   /** A DPoP proof for each collection (`gameSession()`'s key, which the answer's game token is bound to). */
@@ -135,7 +134,7 @@ export async function collect(
         if (pending.arrived === true && !arrived) {
           arrived = true;
           // A popup this page cannot see: the person ties the two together by a code.
-          if (pending.confirm === true) hooks.code(popupCodeOf(state));
+          if (pending.confirm === true) hooks.code?.(popupCodeOf(state));
         }
         if (pending.delivering === true && closedAt !== undefined)
           waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
@@ -194,7 +193,7 @@ async function giveUp(popup: Window | null, progress: PopupProgress, problem: st
   await closeOnceAsked(popup, progress);
   if (problem !== undefined) throw new ItchOAuthError('service_unavailable', `${problem}; the login could not be collected`);
   // (Said by the popup's start page: the player's words, as nothing there is for a developer to fix.)
-  throw new ItchOAuthError(progress.failed!, problems.cookies_blocked);
+  throw new ItchOAuthError(progress.failed!, COOKIES_BLOCKED);
 }
 
 /** The backend's refusal (4xx) as the error the login rejects with. */

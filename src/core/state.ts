@@ -1,5 +1,4 @@
-import { ERROR_CODES, ItchOAuthError, STATE_EXPIRED, STATE_MISMATCH, STATE_MISSING } from './errors.js';
-import { problems } from '../i18n/locales/en.js';
+import { COOKIES_BLOCKED, ERROR_CODES, ItchOAuthError, STATE_EXPIRED, STATE_MISMATCH, STATE_MISSING } from './errors.js';
 
 /**
  * How long a started login may take before its `state` is refused (10 minutes).
@@ -121,7 +120,7 @@ export type StateStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 
  * nothing a developer can fix, so the message is the player's sentence, for a page to show.
  */
 function storageError(cause: unknown): ItchOAuthError {
-  return new ItchOAuthError('cookies_blocked', problems.cookies_blocked, { cause });
+  return new ItchOAuthError('cookies_blocked', COOKIES_BLOCKED, { cause });
 }
 
 /**

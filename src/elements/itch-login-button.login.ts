@@ -7,6 +7,7 @@
  */
 import { ItchOAuthError } from '../core/errors.js';
 import { checkLoginOptions, isFramed, preparePopupLogin, startLogin, type LoginHandle, type LoginOptions } from '../core/login.js';
+import { showCode } from '../ui/code-overlay.js';
 import type { ReactiveController, ReactiveControllerHost } from '../ui/lit.js';
 import { errorEvent, type ItchLoginStartDetail, type ItchLoginSuccessDetail } from './events.js';
 
@@ -92,6 +93,7 @@ export class ButtonLogin implements ReactiveController {
       handle = startLogin(
         { ...options, signal: cancel.signal },
         {
+          code: showCode,
           start: (url) =>
             host.dispatchEvent(
               new CustomEvent<ItchLoginStartDetail>('itch-login-start', {

@@ -3,8 +3,9 @@
 // Phaser.Plugins.BasePlugin, so there is one Phaser on the page.
 import { Plugins } from 'phaser';
 import { ItchOAuthError } from '../core/errors.js';
-import { gameSession, type GameSession, type GameSessionOptions } from '../core/game-session.js';
-import { login, preparePopupLogin, type LoginOptions } from '../core/login.js';
+import type { GameSession, GameSessionOptions } from '../core/game-session.js';
+import { preparePopupLogin, type LoginOptions } from '../core/login.js';
+import { gameSession, login } from '../ui/login.js';
 import { joinLogin, type SharedLogin } from '../core/shared-login.js';
 import type { LoginAnswer } from '../core/login-answer.js';
 

@@ -48,7 +48,7 @@ class CodeOverlay extends PageDialog {
 let codeView: CodeOverlay | undefined;
 
 /** Shows the code (or, with `undefined`, removes it and returns the focus). */
-export function showCode(code: string | undefined): void {
+export function showCode(code?: string): void {
   codeView?.querySelector('dialog')?.close();
   codeView?.remove();
   codeView = undefined;

@@ -2,7 +2,8 @@ import { expect } from '@open-wc/testing';
 import { createBridge, type BridgeResult } from '../../src/bridge/bridge.js';
 import { keyStore, newKeyPair } from '../../src/core/dpop-proof.js';
 import { ItchOAuthError } from '../../src/core/errors.js';
-import { gameSession, type GameSession } from '../../src/core/game-session.js';
+import type { GameSession } from '../../src/core/game-session.js';
+import { gameSession } from '../../src/ui/login.js';
 
 const SITE = 'https://site.example';
 const OPTIONS = { clientId: 'abc', redirectUri: `${SITE}/callback.html`, backend: `${SITE}/auth/itch`, renew: `${SITE}/api/renew` };

@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { ItchOAuthError } from '../../src/core/errors.js';
 import { keyStore, newKeyPair } from '../../src/core/dpop-proof.js';
-import { gameSession, type GameSessionOptions } from '../../src/core/game-session.js';
+import type { GameSessionOptions } from '../../src/core/game-session.js';
+import { gameSession } from '../../src/ui/login.js';
 
 const SITE = 'https://site.example';
 const OPTIONS: GameSessionOptions = {

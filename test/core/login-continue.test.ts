@@ -3,7 +3,8 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia, resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { ItchOAuthError } from '../../src/core/errors.js';
-import { login, preparePopupLogin, type LoginOptions } from '../../src/core/login.js';
+import { preparePopupLogin, type LoginOptions } from '../../src/core/login.js';
+import { login } from '../../src/ui/login.js';
 import { widget as en } from '../../src/i18n/locales/en.js';
 
 const OPTIONS: LoginOptions = {

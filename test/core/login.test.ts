@@ -1,6 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ItchOAuthError } from '../../src/core/errors.js';
-import { checkLoginOptions, login, preparePopupLogin, startLogin, type LoginOptions } from '../../src/core/login.js';
+import { checkLoginOptions, preparePopupLogin, type LoginOptions } from '../../src/core/login.js';
+import { login, startLogin } from '../../src/ui/login.js';
 import { popupStateOfBinding } from '../../src/core/state.js';
 
 const OPTIONS: LoginOptions = {

@@ -1,6 +1,6 @@
 // English, the source catalogue: every other locale has exactly these keys and placeholders.
 // For translators: see ../README.md (register, glossary, placeholders).
-import type { ItchOAuthErrorCode } from '../../core/errors.js';
+import { COOKIES_BLOCKED, type ItchOAuthErrorCode } from '../../core/errors.js';
 
 /**
  * The words of the login button and of what `login()` draws on the game's page (its Continue
@@ -35,8 +35,7 @@ export const problems = {
   aborted: 'The login was cancelled.',
   // (Also a 429 from a rate limit, whose Retry-After is about a minute.)
   service_unavailable: "This site's server or itch.io is not answering right now. Try again in a minute.",
-  cookies_blocked:
-    "Your browser is blocking the cookies this login needs. Allow cookies for this site in your browser's privacy settings (cookies and site data), then try again.",
+  cookies_blocked: COOKIES_BLOCKED,
 } satisfies Record<ItchOAuthErrorCode, string>;
 
 /** The callback page's own words, beside the problems'. */

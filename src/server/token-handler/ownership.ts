@@ -7,11 +7,9 @@ import type { User } from '../itch-api/login-schemas.js';
 import type { Refusal } from '../http/answers.js';
 import { ItchCeilingReached } from '../rate-limit/limiter.js';
 
-/**
- * Whether the user owns each game, by game id: `{ 2001: true, 2002: false }`.
- * @group Token endpoint
- */
-export type Owns = { readonly [gameId: number]: boolean };
+import type { Owns } from '../../core/wire-types.js';
+
+export type { Owns };
 
 /**
  * The token handler's `ownership` option: after the token is verified, which of these games does
