@@ -74,17 +74,17 @@ const PINNED: [
 void PINNED;
 
 /**
- * The one error type the browser side throws and reports. Its message is plain words for a
- * developer and never contains a token.
- * @group Errors
- */
-/**
  * The player's sentence for `cookies_blocked`: the message of that error too, as nothing in it is
  * for a developer to fix (the English locale says the same words).
  */
 export const COOKIES_BLOCKED =
   "Your browser is blocking the cookies this login needs. Allow cookies for this site in your browser's privacy settings (cookies and site data), then try again.";
 
+/**
+ * The one error type the browser side throws and reports. Its message is plain words for a
+ * developer and never contains a token.
+ * @group Errors
+ */
 export class ItchOAuthError extends Error {
   override name = 'ItchOAuthError';
   readonly code: ItchOAuthErrorCode;
