@@ -4,11 +4,11 @@
 // backend's site. The tests audit these pages with axe and take their screenshots, light and dark
 // (docs/screenshots/).
 import { mkdirSync } from 'node:fs';
-import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type FrameLocator, type Locator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { audit } from './support/axe.js';
 import { clickToClose } from './support/close-button.js';
-import type { PopupWorld } from './support/popup-world.js';
+import type { PopupWorld, PopupWorldOptions } from './support/popup-world.js';
 import { approve, openGame, usePopupWorld } from './support/popup-game.js';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
@@ -22,6 +22,19 @@ async function clickForPopup(context: BrowserContext, game: FrameLocator): Promi
   const clickedAt = Date.now();
   await game.getByRole('button', { name: 'Log in with itch.io' }).click();
   return { popup: await opened, clickedAt };
+}
+
+/** A popup severed from its game (COOP) in a world started with `options`, approved as the gamer: the popup and its callback element. */
+async function severedApproval(
+  page: Page,
+  context: BrowserContext,
+  options: PopupWorldOptions,
+): Promise<{ popup: Page; callback: Locator }> {
+  await start(options);
+  const game = await openGame(page, world);
+  const { popup } = await clickForPopup(context, game);
+  await approve(popup, C.users.gamer);
+  return { popup, callback: popup.locator('itch-oauth-callback') };
 }
 
 /** The game's login events. */
@@ -138,11 +151,10 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
   });
 
   test('refused by the site (here a missing scope): how to use another account', async ({ page, context }) => {
-    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
-    const game = await openGame(page, world);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, {
+      coop: true,
+      handler: { requiredScopes: 'profile:me game:view:ownership' },
+    });
     await expect(callback.getByRole('alert')).toContainText('To use another itch.io account, log out on itch.io', { timeout: 15_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
@@ -153,11 +165,10 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     page,
     context,
   }) => {
-    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
-    const game = await openGame(page, world);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, {
+      coop: true,
+      handler: { requiredScopes: 'profile:me game:view:ownership' },
+    });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeFocused({ timeout: 15_000 });
     await popup.reload();
     await expect(callback.getByRole('status')).toHaveText('No itch.io login in progress.Close');
@@ -169,11 +180,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
 
   test("the site's server down: try again later", async ({ page, context }) => {
     // itch.io's API cannot be reached from the backend: every deposit answers 502.
-    await start({ coop: true, handler: { apiBaseUrl: 'http://127.0.0.1:9/api/1' } });
-    const game = await openGame(page, world);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, { coop: true, handler: { apiBaseUrl: 'http://127.0.0.1:9/api/1' } });
     await expect(callback.getByRole('alert')).toContainText('Try again in a minute.', { timeout: 20_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
