@@ -1,6 +1,7 @@
 // The one `cem analyze` run of the build: custom-elements.json from src/elements, and from it, by
 // maintained plugins, React 19 JSX types (itch-oauth-widget/jsx), VS Code custom data, JetBrains
 // web-types, and a validation of the manifest and package.json. Nothing here is written by hand.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cemValidatorPlugin } from '@wc-toolkit/cem-validator';
 import { jsxTypesPlugin } from '@wc-toolkit/jsx-types';
 import { modulePathResolverPlugin } from '@wc-toolkit/module-path-resolver';
@@ -9,6 +10,17 @@ import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 
 // In the built package the element classes come from the main entry, dist/index.js (Vite puts
 // them in shared chunks), and are registered by dist/define.js.
+
+/** What each type of dist/jsx.d.ts that the generator leaves undescribed is, in one line. */
+const JSX_PURPOSES = {
+  ItchLoginButtonProps: '`<itch-login-button>` in JSX (React, Preact, Qwik, Stencil, Hono): its attributes and event handlers.',
+  ItchLoginButtonSolidJsProps: "`<itch-login-button>` in Solid's JSX: its attributes, properties and event handlers.",
+  ItchOAuthCallbackProps: '`<itch-oauth-callback>` in JSX (React, Preact, Qwik, Stencil, Hono): its attributes and event handlers.',
+  ItchOAuthCallbackSolidJsProps: "`<itch-oauth-callback>` in Solid's JSX: its attributes, properties and event handlers.",
+  CustomElements: 'Both tags with their props, which the JSX `IntrinsicElements` of each framework extend.',
+  CustomElementsSolidJs: "Both tags with their props, which Solid's JSX `IntrinsicElements` extend.",
+  CustomCssProperties: "The elements' CSS custom properties (`--itch-login-…`), for a typed `style` object.",
+};
 
 export default {
   globs: ['src/elements/*.ts'],
@@ -39,6 +51,23 @@ export default {
       stronglyTypedEvents: true,
       hideLogs: true,
     }),
+    {
+      // The JSX types' own declarations each get a line saying what they are (the generator writes
+      // none), and its helper types stay inside the file: a declaration file without an export
+      // statement exports every top-level type.
+      name: 'jsx-types-purposes',
+      packageLinkPhase() {
+        const file = 'dist/jsx.d.ts';
+        let text = readFileSync(file, 'utf8');
+        for (const [name, purpose] of Object.entries(JSX_PURPOSES)) {
+          const declaration = `\nexport type ${name} =`;
+          if (!text.includes(declaration)) throw new Error(`${file}: no declaration of ${name} to describe`);
+          text = text.replace(declaration, `\n/** ${purpose} */${declaration}`);
+        }
+        if (!/^export \{\};$/m.test(text)) text += '\nexport {};\n';
+        writeFileSync(file, text);
+      },
+    },
     customElementVsCodePlugin({
       outdir: 'dist',
       htmlFileName: 'vscode.html-custom-data.json',

@@ -2,6 +2,8 @@
 // - elements.md from custom-elements.json (what `cem analyze` makes of the elements' JSDoc);
 // - api/ with TypeDoc and typedoc-plugin-markdown, one page per entry point of package.json
 //   `exports` that has types, named by its import path; `@internal` declarations are left out;
+//   each page opens with a table of every name it exports and its purpose (the first sentence of
+//   its doc comment): a name without one fails the run;
 // - errors.md from docs/errors.source.json, which must hold exactly the codes of
 //   `ERROR_CODES` in src/core/errors.ts (the `ItchOAuthErrorCode` type is made from it).
 // The output depends on the sources only (no date, no path of this machine, sorted), so that
@@ -186,6 +188,8 @@ function apiPages(out) {
     if (!existsSync(entry.types)) fail(`${path.relative(root, entry.types)} is missing: run npm run build first`);
   // One small module per import path, named after it, re-exporting the built declarations.
   const work = mkdtempSync(path.join(tmpdir(), 'itch-oauth-docs-'));
+  const json = path.join(work, 'api.json');
+  let problems;
   try {
     const files = entries.map((entry, index) => {
       const file = path.join(work, `entry-${index}.d.ts`);
@@ -214,6 +218,8 @@ function apiPages(out) {
         path.join(work, 'tsconfig.json'),
         '--out',
         out,
+        '--json',
+        json,
         ...files.flatMap((file) => ['--entryPoints', file]),
       ],
       { cwd: tools, encoding: 'utf8' },
@@ -221,9 +227,122 @@ function apiPages(out) {
     const said = `${typedoc.stdout}${typedoc.stderr}`.trim();
     if (typedoc.status !== 0 || /\[(warning|error)\]/.test(said))
       fail(`TypeDoc failed or warned (fix the doc comments it names):\n${said}`);
+    problems = addContents(out, JSON.parse(readFileSync(json, 'utf8')));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  if (problems.length) fail(problems.join('\n'));
+}
+
+// The contents table of each entry's page, from TypeDoc's JSON model of the same run.
+
+/** TypeDoc's kind of a re-export of a name documented on another page. */
+const REFERENCE = 4194304;
+
+/**
+ * GitHub's anchor of a heading, as scripts/check-packed-links.mjs checks them: lower case,
+ * formatting and punctuation dropped, spaces as dashes, `\_` an underscore.
+ */
+function anchorOf(heading) {
+  return heading
+    .replace(/\\_/g, '_')
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The text of a TypeDoc comment summary, links as their code text. */
+function summaryText(parts) {
+  return (parts ?? [])
+    .map((part) => (part.kind === 'inline-tag' ? `\`${part.text}\`` : part.text))
+    .join('')
+    .trim();
+}
+
+/** A declaration's purpose: the first sentence of its summary (of its first signature's, for a function). */
+function purposeOf(reflection) {
+  const comment = reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.getSignature?.comment;
+  const paragraph = summaryText(comment?.summary)
+    .split(/\n\s*\n/)[0]
+    .replace(/\s+/g, ' ');
+  const sentence = paragraph.split(/(?<!\b(?:e\.g|i\.e|etc|vs))\.\s+(?=[A-Z`])/)[0];
+  // A sentence that leads into a list ("on two hosts:") ends there.
+  return sentence
+    .replace(/:$/, '')
+    .replace(/([^.?!])$/, '$1.')
+    .replace(/^\.$/, '');
+}
+
+/**
+ * Opens each entry's page with a table of the names it exports, in the page's order, each linked to
+ * its heading with its purpose; a re-export gives the purpose of what it re-exports.
+ * @returns what is wrong: names without a purpose, or without a heading.
+ */
+function addContents(out, project) {
+  const byId = new Map();
+  (function index(reflection) {
+    byId.set(reflection.id, reflection);
+    for (const child of reflection.children ?? []) index(child);
+  })(project);
+  const undocumented = [];
+  const problems = [];
+  for (const module of project.children ?? []) {
+    const page = path.join(out, `${module.name}.md`);
+    if (!existsSync(page)) {
+      problems.push(`scripts/docs.mjs: no page ${path.relative(out, page)} for ${module.name}`);
+      continue;
+    }
+    const text = readFileSync(page, 'utf8');
+    const lines = text.split('\n');
+    // Headings in order, with GitHub's -1, -2 for repeats; a declaration's is the first of its name at level 3.
+    const seen = new Map();
+    const declared = new Map();
+    let fenced = false;
+    for (const line of lines) {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      const heading = fenced ? null : /^(#{1,6})\s+(.*?)\s*$/.exec(line);
+      if (!heading) continue;
+      const anchor = anchorOf(heading[2]);
+      const count = seen.get(anchor) ?? 0;
+      seen.set(anchor, count + 1);
+      // `createItchClient()`, `DEFAULT\_SEED`, `~~ScopedElements~~` (deprecated).
+      const name = heading[2]
+        .replace(/\\_/g, '_')
+        .replace(/^~~(.*)~~$/, '$1')
+        .replace(/\(\)$/, '');
+      if (heading[1] === '###' && !declared.has(name))
+        declared.set(name, { at: declared.size, anchor: count ? `${anchor}-${count}` : anchor });
+    }
+    const rows = [];
+    for (const child of module.children ?? []) {
+      const target = child.kind === REFERENCE ? byId.get(child.target) : child;
+      const purpose = target ? purposeOf(target) : '';
+      if (!purpose) undocumented.push(`${module.name}: ${child.name}`);
+      const declaration = declared.get(child.name);
+      if (declaration === undefined) problems.push(`scripts/docs.mjs: no heading for ${child.name} on the page of ${module.name}`);
+      else rows.push({ ...declaration, name: child.name, purpose });
+    }
+    rows.sort((a, b) => a.at - b.at);
+    const contents = [
+      `${rows.length} exported ${rows.length === 1 ? 'name' : 'names'}:`,
+      '',
+      table(
+        ['name', 'what'],
+        rows.map((row) => [`[\`${row.name}\`](#${row.anchor})`, row.purpose]),
+      ),
+    ].join('\n');
+    // After the title and the import line.
+    const at = lines.findIndex((line, index) => index > 0 && line.startsWith('`import'));
+    lines.splice(at + 1, 0, '', contents);
+    writeFileSync(page, lines.join('\n'));
+  }
+  if (undocumented.length)
+    problems.push(
+      `Exported names without a doc comment (give each a one-line purpose):\n${undocumented.map((name) => `  ${name}`).join('\n')}`,
+    );
+  return problems;
 }
 
 // ---------------------------------------------------------------------------------------------

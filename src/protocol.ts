@@ -7,46 +7,9 @@
  * @see https://itch.io/docs/api/oauth
  * @module
  */
-export {
-  ITCH_SCOPES,
-  DEFAULT_SCOPE,
-  parseScopes,
-  isKnownScope,
-  scopeIncludes,
-  satisfies,
-  missingScopes,
-  assertRequestScopes,
-  type ItchScope,
-} from './core/scopes.js';
-export {
-  DEFAULT_BASE_URL,
-  OOB_REDIRECT_URI,
-  buildAuthorizeUrl,
-  assertBaseUrl,
-  assertRedirectUri,
-  type AuthorizeUrlOptions,
-} from './core/authorize-url.js';
-export {
-  STATE_LIFETIME_MS,
-  STATE_KEY_PREFIX,
-  createState,
-  saveFlow,
-  consumeFlow,
-  takeFlow,
-  pruneExpired,
-  type FlowRecord,
-  type StateStorage,
-  type StateProblem,
-} from './core/state.js';
-export {
-  MAX_FRAGMENT_LENGTH,
-  isCallbackFragment,
-  parseCallbackFragment,
-  readCallbackFragment,
-  type CallbackResponse,
-  type CallbackParams,
-  type FragmentProblem,
-  FRAGMENT_PROBLEMS,
-} from './core/fragment.js';
+export { ITCH_SCOPES, parseScopes, isKnownScope, scopeIncludes, satisfies, missingScopes, type ItchScope } from './core/scopes.js';
+export { OOB_REDIRECT_URI, buildAuthorizeUrl, type AuthorizeUrlOptions } from './core/authorize-url.js';
+export { STATE_LIFETIME_MS, createState, saveFlow, consumeFlow, pruneExpired, type FlowRecord, type StateStorage } from './core/state.js';
+export { isCallbackFragment, parseCallbackFragment, type CallbackResponse } from './core/fragment.js';
 export { assertReturnTo, safeReturnTo, isSafeReturnTo } from './core/return-to.js';
-export { startLogin, preparePopupLogin, checkLoginOptions, isFramed, type LoginHooks, type LoginHandle } from './core/login.js';
+export { startLogin, preparePopupLogin, type LoginHooks, type LoginHandle } from './core/login.js';

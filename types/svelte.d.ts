@@ -15,6 +15,7 @@ import type {
 /** A handler of one of the widget's events, with `detail` and the element typed. */
 export type ItchEventHandler<Element extends HTMLElement, Detail> = (event: CustomEvent<Detail> & { currentTarget: Element }) => void;
 
+/** `<itch-login-button>` in Svelte markup: its attributes and its three events. */
 export interface ItchLoginButtonAttributes extends HTMLAttributes<ItchLoginButton> {
   /** Client ID of the itch.io OAuth application. Required. */
   'client-id'?: string | null | undefined;
@@ -40,6 +41,7 @@ export interface ItchLoginButtonAttributes extends HTMLAttributes<ItchLoginButto
   'onitch-login-error'?: ItchEventHandler<ItchLoginButton, ItchLoginErrorDetail> | null | undefined;
 }
 
+/** `<itch-oauth-callback>` in Svelte markup: its attributes and its two events. */
 export interface ItchOAuthCallbackAttributes extends HTMLAttributes<ItchOAuthCallback> {
   /** Stay on the callback page after a successful login. */
   'no-redirect'?: boolean | null | undefined;

@@ -12,6 +12,7 @@ import type {
   ItchOAuthCallback,
 } from '../dist/index.js';
 
+/** The events of a custom element, by name: what `DefineCustomElement` types `$emit` from. */
 type EventMap = { [event: string]: Event };
 
 /** A custom element as Vue's template type checker sees it: its props and its events. */
@@ -30,6 +31,7 @@ export type DefineCustomElement<
 /** A widget event whose `currentTarget` is the element. */
 export type ItchEvent<Element extends HTMLElement, Detail> = CustomEvent<Detail> & { currentTarget: Element };
 
+/** `<itch-login-button>` in Vue templates: its props and its three events. */
 export type ItchLoginButtonElement = DefineCustomElement<
   ItchLoginButton,
   {
@@ -40,6 +42,7 @@ export type ItchLoginButtonElement = DefineCustomElement<
   'clientId' | 'redirectUri' | 'scope' | 'baseUrl' | 'mode' | 'returnTo' | 'disabled' | Extract<'backend', keyof ItchLoginButton>
 >;
 
+/** `<itch-oauth-callback>` in Vue templates: its props and its two events. */
 export type ItchOAuthCallbackElement = DefineCustomElement<
   ItchOAuthCallback,
   {

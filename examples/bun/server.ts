@@ -24,6 +24,12 @@ if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a rand
 const randomSecret = (): string => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
 const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomSecret()], origin: PUBLIC_ORIGIN });
 
+// Each request's client address, as the server saw it (server.requestIP), for the handler's
+// per-client rate limits (docs/guides/deploy.md, "Rate limits"): it travels beside the request,
+// never in a header a client could write. Behind a proxy of yours, every connection is the proxy's:
+// read the header it sets.
+const addresses = new WeakMap<Request, string>();
+
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
@@ -33,6 +39,7 @@ const handleToken = createTokenHandler({
   clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
   redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
+  clientAddress: (request) => addresses.get(request),
 });
 
 const pages: Record<string, URL> = {
@@ -83,5 +90,13 @@ async function app(request: Request): Promise<Response> {
   return new Response('Not found', { status: 404 });
 }
 
-const server = Bun.serve({ port: PORT, hostname: '127.0.0.1', fetch: app });
+const server = Bun.serve({
+  port: PORT,
+  hostname: '127.0.0.1',
+  fetch(request, server) {
+    const address = server.requestIP(request)?.address;
+    if (address !== undefined) addresses.set(request, address);
+    return app(request);
+  },
+});
 console.log(`listening on ${server.url}`);

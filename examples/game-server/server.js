@@ -27,6 +27,8 @@ const keys = createRemoteJWKSet(new URL('/.well-known/jwks.json', SITE_ORIGIN));
 const PROOF_WINDOW_S = 300;
 /** The `jti`s of accepted proofs, until their `iat` is too old: each proof counts once. (Several instances: Redis `SET NX`.) */
 const seenProofs = new Map();
+/** At most this many remembered (about 100 B each). */
+const MAX_SEEN_PROOFS = 100_000;
 
 /** This server's public origin as the game reaches it (a proxy's): proofs name it in `htu`. */
 let publicOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
@@ -39,10 +41,15 @@ async function proofHolds(request, token, jkt, proof) {
   if ((await calculateJwkThumbprint(protectedHeader.jwk)) !== jkt) return false;
   if (payload.htm !== request.method || payload.htu !== publicOrigin + url.pathname) return false;
   if (payload.ath !== createHash('sha256').update(token).digest('base64url')) return false;
-  if (typeof payload.jti !== 'string' || !(Math.abs(now - payload.iat) <= PROOF_WINDOW_S)) return false;
-  for (const [jti, until] of seenProofs) if (until < now) seenProofs.delete(jti);
-  if (seenProofs.has(payload.jti)) return false;
-  seenProofs.set(payload.jti, payload.iat + PROOF_WINDOW_S);
+  if (typeof payload.jti !== 'string' || payload.jti.length > 64 || !(Math.abs(now - payload.iat) <= PROOF_WINDOW_S)) return false;
+  // Oldest first, until one is still in its window: each request forgets only what expired.
+  for (const [jti, until] of seenProofs) {
+    if (until >= now) break;
+    seenProofs.delete(jti);
+  }
+  // Bounded: a player sending proofs as fast as it can is refused past this, never remembered forever.
+  if (seenProofs.has(payload.jti) || seenProofs.size >= MAX_SEEN_PROOFS) return false;
+  seenProofs.set(payload.jti, now + PROOF_WINDOW_S);
   return true;
 }
 

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
 
@@ -26,6 +27,12 @@ const PUBLIC_ORIGIN = new URL(process.env.PUBLIC_ORIGIN ?? `http://127.0.0.1:${P
 if (!process.env.SESSION_SECRET) console.warn('SESSION_SECRET is not set: a random one for this run (a restart signs everyone out)');
 const sessions = createSessions({ secrets: [process.env.SESSION_SECRET ?? randomBytes(32).toString('base64')], origin: PUBLIC_ORIGIN });
 
+// Each request's client address, as the server's socket saw it (Hono's getConnInfo), for the
+// handler's per-client rate limits (docs/guides/deploy.md, "Rate limits"): it travels beside the
+// request, never in a header a client could write. Behind a proxy of yours, every socket is the
+// proxy's: read the header it sets.
+const addresses = new WeakMap();
+
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
@@ -35,10 +42,14 @@ const handleToken = createTokenHandler({
   clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
   redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
+  clientAddress: (request) => addresses.get(request),
 });
 
 const app = new Hono();
-app.all('/auth/itch', (c) => handleToken(c.req.raw));
+app.all('/auth/itch', (c) => {
+  addresses.set(c.req.raw, getConnInfo(c).remote.address);
+  return handleToken(c.req.raw);
+});
 
 app.get('/me', async (c) => {
   const session = await sessions.get(c.req.raw);

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
@@ -37,6 +38,12 @@ const sessions = createSessions({
   origin: PUBLIC_ORIGIN, // logins started here get the cookie; never taken from the request's Host
 });
 
+// Each request's client address, as the server's socket saw it (Hono's getConnInfo), for the
+// handler's per-client rate limits (docs/guides/deploy.md, "Rate limits"): it travels beside the
+// request, never in a header a client could write. Behind a proxy of yours, every socket is the
+// proxy's: read the header it sets.
+const addresses = new WeakMap();
+
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
@@ -50,6 +57,7 @@ const handleToken = createTokenHandler({
   // the game token, which this server signs: the game cannot change it.
   ownership: { gameIds: [GAME_ID], apiKey: ITCH_API_KEY },
   onLogin: sessions.onLogin, // the game's login: { user, owns, gameToken }
+  clientAddress: (request) => addresses.get(request),
 });
 
 /** The owners-only level: it lives here, and never ships in the game. */
@@ -65,7 +73,10 @@ const VAULT = {
 };
 
 const app = new Hono();
-app.all('/auth/itch', (c) => handleToken(c.req.raw));
+app.all('/auth/itch', (c) => {
+  addresses.set(c.req.raw, getConnInfo(c).remote.address);
+  return handleToken(c.req.raw);
+});
 // `route` answers the game origin's CORS preflights and calls the handler only with a valid game
 // token (else 401); whether the player owns the game is read from that token, never from the game.
 const vault = sessions.route({ allow: ['game'] }, async (_request, session) =>

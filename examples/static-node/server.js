@@ -37,6 +37,12 @@ const sessions = createSessions({
   origin: PUBLIC_ORIGIN, // logins started here get the cookie (__Host- on https); never taken from the request's Host
 });
 
+// Each request's client address, as the server's socket saw it, for the handler's per-client rate
+// limits (docs/guides/deploy.md, "Rate limits"): it travels beside the request, never in a header a
+// client could write. Behind a proxy of yours, every socket is the proxy's: read the header it
+// sets.
+const addresses = new WeakMap();
+
 const handleToken = createTokenHandler({
   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
   baseUrl: ITCH_BASE_URL,
@@ -47,6 +53,7 @@ const handleToken = createTokenHandler({
   clientId: ITCH_CLIENT_ID, // the popup start page starts logins of this application only,
   redirectUri: `${PUBLIC_ORIGIN}/callback.html`, // and sends itch.io this callback page only
   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
+  clientAddress: (request) => addresses.get(request),
 });
 
 const file = (name) => new URL(name, import.meta.url);
@@ -150,7 +157,12 @@ async function app(request) {
   return new Response('Not found', { status: 404 });
 }
 
-const server = createServer(getRequestListener(app));
+const server = createServer(
+  getRequestListener((request, { incoming }) => {
+    addresses.set(request, incoming.socket.remoteAddress);
+    return app(request);
+  }),
+);
 server.listen(PORT, '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${server.address().port}`);
 });

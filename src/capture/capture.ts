@@ -4,6 +4,7 @@ import { takeFlow, type FlowRecord } from '../core/state.js';
 import { OUTCOME_KEY, type CaptureOutcome } from './outcome.js';
 import { documentProperty } from '../core/page-document.js';
 
+/** The options of `captureCallback`, as the script tag's `data-*` attributes give them. */
 export interface CaptureOptions {
   /** URL the token is POSTed to (the `data-backend` attribute). Resolved against the page address. */
   backend?: string | undefined;

@@ -13,7 +13,10 @@ export const DEFAULT_BASE_URL = 'https://itch.io';
  */
 export const OOB_REDIRECT_URI = 'urn:ietf:wg:oauth:2.0:oob';
 
-/** @group Authorize URL */
+/**
+ * The options of `buildAuthorizeUrl`: the OAuth application, the scopes and the login's `state`.
+ * @group Authorize URL
+ */
 export interface AuthorizeUrlOptions {
   /** Client ID of the itch.io OAuth application. */
   clientId: string;

@@ -90,7 +90,7 @@ export function isCallbackFragment(fragment: string): boolean {
 /**
  * Parses the fragment of the redirect back from itch.io, strictly: a repeated parameter, a bad
  * percent-escape, an empty or ill-formed value, a response that is both or neither a token and an
- * error, or a fragment over {@link MAX_FRAGMENT_LENGTH} is refused. Unrecognised parameters are
+ * error, or a fragment over 4,096 characters is refused. Unrecognised parameters are
  * ignored (RFC 6749 section 4.2.2). Throws nothing but `ItchOAuthError`, whose message never
  * contains a parameter value.
  *

@@ -15,7 +15,10 @@ export const ITCH_SCOPES = [
   'game:view:rewards',
 ] as const;
 
-/** @group Scopes */
+/**
+ * One of itch.io's documented OAuth scopes (see `ITCH_SCOPES`).
+ * @group Scopes
+ */
 export type ItchScope = (typeof ITCH_SCOPES)[number];
 
 /**

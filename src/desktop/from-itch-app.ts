@@ -31,8 +31,9 @@ export interface ItchAppLogin {
   user: User;
 }
 
-/** The variable the itch app puts the key in, and its expiry (ISO 8601). */
+/** The environment variable the itch app puts the key in. */
 export const ITCH_APP_KEY_VARIABLE = 'ITCHIO_API_KEY';
+/** The environment variable the itch app puts the key's expiry in (ISO 8601). */
 export const ITCH_APP_EXPIRY_VARIABLE = 'ITCHIO_API_KEY_EXPIRES_AT';
 
 const KEY_CHARS = /^[!-~]{1,4096}$/;

@@ -4,6 +4,7 @@
  * (`fromItchApp`), a loopback redirect URI the app listens on, or the out-of-band page where
  * itch.io shows the key to paste. Try them in that order.
  * @see https://itch.io/docs/api/oauth
+ * @module
  */
 export { loginWithLoopback } from './loopback.js';
 export { DEFAULT_LOGIN_TIMEOUT_MS, type LoopbackLoginOptions } from './loopback-options.js';

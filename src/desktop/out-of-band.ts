@@ -30,6 +30,28 @@ export interface OutOfBandLoginOptions {
  * There is no `state` to check in this flow (nothing is redirected), which is why the key is
  * verified with itch.io instead.
  *
+ * @example
+ * What `npx itch-oauth-widget login --oob` does: show the address on stderr, and read the key
+ * the user pastes from the terminal.
+ * ```ts
+ * import { createInterface } from 'node:readline/promises';
+ * import { loginOutOfBand } from 'itch-oauth-widget/desktop';
+ *
+ * const { accessToken, scopes } = await loginOutOfBand({
+ *   clientId: 'your-client-id', // urn:ietf:wg:oauth:2.0:oob must be one of its redirect URIs
+ *   scope: 'profile:me',
+ *   readKey: async (url) => {
+ *     console.error(`Open this address in your browser to log in with itch.io:\n  ${url}`);
+ *     console.error('After you approve, itch.io shows a key: paste it here and press Enter.');
+ *     const terminal = createInterface({ input: process.stdin, output: process.stderr });
+ *     try {
+ *       return await terminal.question('Key: ');
+ *     } finally {
+ *       terminal.close();
+ *     }
+ *   },
+ * });
+ * ```
  * @throws ItchOAuthError `config_invalid` for bad options, `backend_rejected` for a key itch.io
  *   does not know, `network_error` when itch.io cannot be reached; the signal's reason on abort.
  * @see https://itch.io/docs/api/oauth

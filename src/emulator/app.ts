@@ -8,6 +8,7 @@ import { authorizationPages, type DenyBehaviour } from './oauth-page.js';
 import { pageSecurityHeaders, renderPage, type PageEnv } from './page-layout.js';
 import type { EmulatorStore } from './store.js';
 
+/** The options of `createEmulatorApp`, the emulator's Hono app without a listener. */
 export interface EmulatorAppOptions {
   onDeny: DenyBehaviour;
   ownedKeysPerPage: number;

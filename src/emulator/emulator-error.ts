@@ -10,6 +10,7 @@
  */
 export type EmulatorErrorCode = 'invalid_option' | 'invalid_seed' | 'unknown_record' | 'not_listening';
 
+/** A refusal of the emulator's own API (not of the itch.io API it serves), with a stable `code`. */
 export class EmulatorError extends Error {
   override name = 'EmulatorError';
 

@@ -81,6 +81,7 @@ export { authorizationPages, checkAuthorizationRequest, type DenyBehaviour } fro
 export { EmulatorSeedError, loadSeed, parseSeed, seedSchema, type Seed, type SeedInput } from './seed.js';
 export { AUTHORIZATION_REQUEST_LIFETIME_MS, EmulatorStore } from './store.js';
 
+/** The options of `startEmulator`: where it listens and what it is seeded with. */
 export interface StartEmulatorOptions {
   /** Port to listen on; `0` (the default) picks a free one. */
   port?: number | undefined;
@@ -112,6 +113,7 @@ export interface StartEmulatorOptions {
   dangerouslyAllowNonLoopbackHost?: boolean | undefined;
 }
 
+/** A started emulator: its addresses, its in-memory state, and ways to issue credentials and stop it. */
 export interface RunningEmulator {
   /** Origin the emulator listens on, without trailing slash: use it as `base-url` / `baseUrl`. */
   readonly url: string;

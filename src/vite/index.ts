@@ -9,6 +9,7 @@ import { appUsesLit, litProductionForPackage } from './lit-production.js';
 
 export { cspHash } from './dev-csp.js';
 
+/** The options of `itchOAuthCapture`: the callback page, the token endpoint and the page's headers. */
 export interface ItchOAuthCaptureOptions {
   /** The callback page or pages, as served, e.g. `/callback.html`. */
   callback: string | readonly string[];
@@ -104,6 +105,36 @@ function defaultCaptureSource(): string {
  * Puts the capture first in `<head>` of the callback page, inline (no extra request before it),
  * in dev and in the build. Runs after every other plugin's HTML transform and prepends, so no
  * script can come before it. `plugin.api.cspHash` is the hash to allow it in a strict CSP.
+ *
+ * @example
+ * The `vite.config.js` of examples/vite-react (the whole of it is in docs/guides/spa-vite.md):
+ * in `vite` and `vite preview` the plugin also answers the token endpoint and the session's
+ * routes with `app`, and sends the callback page with its headers.
+ * ```js
+ * import { createSessions, createTokenHandler } from 'itch-oauth-widget/server';
+ * import { itchOAuthCapture } from 'itch-oauth-widget/vite';
+ * import { defineConfig } from 'vite';
+ *
+ * const sessions = createSessions({ secrets: [process.env.SESSION_SECRET], origin: PUBLIC_ORIGIN });
+ * const handleToken = createTokenHandler({
+ *   applicationId: ITCH_APPLICATION_ID, // refuses tokens itch.io issued to another application
+ *   origin: PUBLIC_ORIGIN, // this site, as browsers see it
+ *   onLogin: sessions.onLogin, // the session cookie (HttpOnly, SameSite=Lax)
+ * });
+ *
+ * async function app(request) {
+ *   const { pathname } = new URL(request.url);
+ *   if (pathname === '/auth/itch') return handleToken(request);
+ *   if (pathname === '/logout') return sessions.logout(request);
+ *   const session = await sessions.get(request); // /me
+ *   return session ? Response.json(session.user) : new Response(null, { status: 401 });
+ * }
+ *
+ * export default defineConfig({
+ *   build: { rollupOptions: { input: ['index.html', 'callback.html'] } },
+ *   plugins: [itchOAuthCapture({ callback: '/callback.html', backend: '/auth/itch', handler: app, routes: ['/me', '/logout'] })],
+ * });
+ * ```
  */
 export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCapturePlugin {
   const pages = new Set([options.callback].flat().map((page) => `/${page.replace(/^\//, '')}`));

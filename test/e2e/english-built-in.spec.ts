@@ -17,9 +17,34 @@ async function start(options: PopupWorldOptions = {}): Promise<PopupWorld> {
   world = await startPopupWorld(options);
   return world;
 }
-test.afterEach(async () => {
+test.afterEach(async ({ page }, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) {
+    // What the game heard, and what the backend saw: printed with the failure.
+    const frame = page.frames().find((candidate) => world && candidate.url().startsWith(world.game));
+    const events = await frame?.evaluate(() => (window as unknown as { events: unknown[] }).events).catch(String);
+    console.log(
+      `[english-built-in] game events ${JSON.stringify(events)}; collections at ${JSON.stringify(world?.collections)}, held ${world?.holding}`,
+    );
+  }
   await world?.close();
 });
+
+/**
+ * One step of a test, timed: a step that takes more than 2 s says so on the console (shown with a
+ * failure), with what the backend saw by then, so that a run that times out tells where it waited.
+ */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await run();
+  } finally {
+    const took = Date.now() - started;
+    if (took > 2000)
+      console.log(
+        `[english-built-in] ${name}: ${took} ms (collections ${world?.collections.length ?? 0}, held ${world?.holding ?? 0}, deposits ${JSON.stringify(world?.deposits ?? [])}, refusals ${JSON.stringify(world?.refusals ?? [])})`,
+      );
+  }
+}
 
 /** Every request the context makes for a locale file, and `locales/` answering 404. */
 async function withoutLocales(context: BrowserContext): Promise<string[]> {
@@ -67,17 +92,24 @@ for (const file of ['itch-oauth.iife.js', 'itch-oauth-button.iife.js'] as const)
       context,
     }) => {
       const asked = await withoutLocales(context);
-      await start({ gameScript: file, gameLang: 'de' });
-      const { game, frame } = await openGame(page);
+      await step('the world starts', () => start({ gameScript: file, gameLang: 'de' }));
+      const { game, frame } = await step('the game page opens', () => openGame(page));
       expect(await buttonText(game)).toBe(buttonWords.login);
       // The player closes the itch.io window (Deny on itch.io leaves it on itch.io's page).
       const opened = context.waitForEvent('page');
-      await game.getByRole('button', { name: buttonWords.login }).click();
-      const popup = await opened;
-      await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
-      await popup.getByRole('button', { name: 'Deny' }).click();
-      await popup.close();
-      await expect(game.locator('#result')).toContainText('itch-login-error {"code":"popup_closed"', { timeout: 15_000 });
+      await step('the button is clicked', () => game.getByRole('button', { name: buttonWords.login }).click());
+      const popup = await step('the popup opens', () => opened);
+      await step("the popup shows itch.io's consent page", () =>
+        expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /),
+      );
+      await step('Deny is clicked', () => popup.getByRole('button', { name: 'Deny' }).click());
+      // The player reads itch.io's answer, then closes the window. (Closed while Deny's form
+      // submission was still loading, Playwright's page.close() waited 29 s in a full CI run.)
+      await step('the popup says access was denied', () => expect(popup.getByRole('heading', { level: 1 })).toHaveText('Access denied'));
+      await step('the popup is closed', () => popup.close());
+      await step('the game reports popup_closed', () =>
+        expect(game.locator('#result')).toContainText('itch-login-error {"code":"popup_closed"', { timeout: 15_000 }),
+      );
       expect(await playerMessages(frame)).toEqual(problems);
       expect(await playerMessages(frame, 'en')).toEqual(problems);
       const shown = await buttonText(game);

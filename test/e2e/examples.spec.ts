@@ -11,8 +11,9 @@
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
@@ -82,17 +83,21 @@ const EXAMPLES: Example[] = [
 
 /**
  * With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). With
- * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up.
+ * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up. With `stateDir`, the
+ * Worker's Durable Objects keep their state there instead of the example's .wrangler/ (which every
+ * start of the Worker shares).
  */
 async function start(
   example: Example,
   itch: RunningEmulator,
-  { publicOrigin, sessionSecret }: { publicOrigin?: string; sessionSecret?: string } = {},
+  { publicOrigin, sessionSecret, stateDir }: { publicOrigin?: string; sessionSecret?: string; stateDir?: string } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
+  const command = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
+  if (stateDir !== undefined && example.name === 'cloudflare-worker') command.push('--persist-to', stateDir);
   return startServer({
     name: example.name,
-    command: example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`),
+    command,
     cwd: path.join(examples, example.name),
     env: {
       ...userEnvironment(),
@@ -629,6 +634,61 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
       const me = await fetch(`${running.origin}/me`, { headers: { Cookie: cookie } });
       expect(me.status, 'the same cookie, read by the new process').toBe(200);
       expect(await me.json()).toMatchObject({ id: gamer.id, username: gamer.username });
+    });
+  });
+}
+
+// The token handler's per-client limits need the client's address, which the handler can only be
+// given (a Request carries no socket): each example passes the one its server saw, as the deploy
+// guide says for its host (Cloudflare's edge sets CF-Connecting-IP, which the handler reads there by
+// itself). Made-up tokens from one client, past the 30 a minute itch.io may be asked about, are
+// then refused with 429 before itch.io is asked; without the address, every one of them reaches
+// itch.io (401) and only the ceiling of every client together (503) would ever stop them. vite-spa is
+// left out: Vite's server hands the plugin's handler a Request without its socket. Each example is
+// started again for this (the Worker with a store of its own), so that its flooded count does not
+// refuse the other tests' logins.
+for (const example of EXAMPLES.filter(({ name }) => name !== 'vite-spa')) {
+  test.describe(`examples/${example.name} rate limits`, () => {
+    test.describe.configure({ timeout: 90_000 });
+    let itch: RunningEmulator;
+    let running: RunningServer | undefined;
+    let stateDir: string | undefined;
+
+    test.beforeAll(async () => {
+      itch = await startEmulator({ port: 0 });
+      stateDir = mkdtempSync(path.join(tmpdir(), 'itch-oauth-examples-rate-'));
+      running = await start(example, itch, { stateDir });
+    });
+
+    test.afterAll(async () => {
+      await stopServer(running);
+      await itch?.close();
+      if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
+    });
+
+    test('counts made-up tokens per client address: past the limit, 429 with Retry-After', async () => {
+      const origin = running!.origin;
+      const statuses: number[] = [];
+      let refused: Response | undefined;
+      // Twice the limit at most (a count's minute may end on the way), 12 a second: under the ceiling
+      // of 20 calls to itch.io a second, which would answer 503 instead.
+      for (let sent = 0; sent < 60 && refused === undefined; sent++) {
+        const answer = await fetch(`${origin}/auth/itch`, {
+          method: 'POST',
+          headers: { Origin: origin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ access_token: `made-up-token-${randomUUID().replaceAll('-', '')}` }),
+        });
+        statuses.push(answer.status);
+        if (answer.status === 429) refused = answer;
+        else await new Promise((resolve) => setTimeout(resolve, 80));
+      }
+      expect(refused, `statuses: ${statuses.join(' ')}`).toBeDefined();
+      expect(
+        statuses.slice(0, -1).every((status) => status === 401),
+        `statuses: ${statuses.join(' ')}`,
+      ).toBe(true);
+      expect(statuses.length).toBeGreaterThan(30);
+      expect(Number(refused!.headers.get('Retry-After'))).toBeGreaterThan(0);
     });
   });
 }

@@ -297,7 +297,9 @@ describe('<itch-login-button>', () => {
     const page = await (await fetch(new URL('./fixtures/styling-guide.html', import.meta.url))).text();
     const host = await fixture<HTMLElement>(html`<div style="width: 60rem"></div>`);
     host.innerHTML = page;
-    const [labelled, plain] = [...host.querySelectorAll<ItchLoginButton>('itch-login-button')] as [ItchLoginButton, ItchLoginButton];
+    const buttons = [...host.querySelectorAll<ItchLoginButton>('itch-login-button')];
+    expect(buttons).to.have.length(2);
+    const [labelled, plain] = buttons as [ItchLoginButton, ItchLoginButton];
     await Promise.all([labelled.updateComplete, plain.updateComplete]);
     const inner = labelled.shadowRoot!.querySelector<HTMLElement>('[part=button]')!;
     expect(getComputedStyle(inner).borderTopLeftRadius).to.equal('999px');

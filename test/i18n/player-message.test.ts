@@ -4,6 +4,8 @@
 // from the ESM build in dist/ in a fresh Node process (`npm run build` first).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -91,5 +93,66 @@ describe('playerMessage from the ESM build (dist/index.js)', () => {
       enTagged: problems.popup_closed,
       de: de.popup_closed,
     });
+  });
+});
+
+/**
+ * The packed package as the examples install it (`npm run examples:install`, which npm test runs
+ * before these tests), in the runtimes that come with them: Deno, and workerd through Miniflare
+ * (the Worker bundled as wrangler bundles one). With CI=true a missing install fails the run.
+ */
+describe('playerMessage from the packed package, in Deno and in workerd', () => {
+  const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+  const installed = existsSync(path.join(examples, 'node_modules', 'itch-oauth-widget', 'package.json'));
+  const skip = installed || process.env['CI'] === 'true' ? false : 'the examples are not installed: npm run examples:install';
+  /** The program each runtime runs: every English sentence with no network, and 'en' and 'de' asked for. */
+  const PROGRAM = `
+    import { playerMessage } from 'itch-oauth-widget';
+    const fetched = [];
+    globalThis.fetch = (input) => { fetched.push(String(input)); return Promise.reject(new TypeError('no network here')); };
+    const codes = ${JSON.stringify(ERROR_CODES)};
+    const english = {};
+    for (const code of codes) english[code] = await playerMessage(code);
+    const answer = { english, tagged: await playerMessage('popup_closed', 'en'), fetched: [...fetched] };`;
+  const expected = {
+    english: Object.fromEntries(ERROR_CODES.map((code) => [code, problems[code]])),
+    tagged: problems.popup_closed,
+    fetched: [],
+  };
+
+  it('Deno: English with no network, and German from the package', { skip }, () => {
+    const out = execFileSync(
+      path.join(examples, 'node_modules', '.bin', 'deno'),
+      ['eval', `${PROGRAM}\nanswer.de = await playerMessage('popup_closed', 'de'); console.log(JSON.stringify(answer));`],
+      { cwd: examples, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' } },
+    );
+    assert.deepEqual(JSON.parse(out.trim().split('\n').pop()!), { ...expected, de: de.popup_closed });
+  });
+
+  it('workerd: English with no network, in a Worker', { skip }, async () => {
+    const { build } = await import('esbuild');
+    const bundled = await build({
+      stdin: {
+        contents: `export default { async fetch() { ${PROGRAM.replace(/^\s*import .*$/m, '')}\n return Response.json(answer); } };\nimport { playerMessage } from 'itch-oauth-widget';`,
+        resolveDir: examples,
+        loader: 'js',
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['workerd', 'worker', 'browser'],
+      mainFields: ['module', 'main'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const { Miniflare } = createRequire(path.join(examples, 'package.json'))('miniflare') as {
+      Miniflare: new (options: object) => { dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
+    };
+    const workerd = new Miniflare({ modules: true, script: bundled.outputFiles[0]!.text, compatibilityDate: '2026-04-01' });
+    try {
+      assert.deepEqual(await (await workerd.dispatchFetch('http://worker/')).json(), expected);
+    } finally {
+      await workerd.dispose();
+    }
   });
 });

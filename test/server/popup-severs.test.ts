@@ -121,6 +121,13 @@ describe("the bind answer tells whether itch.io's page severs the popup", () => 
     }
   }
 
+  it('said when itch.io takes its time (a second): the start page waits for the answer, so that the bind has it', async () => {
+    const answer = await bindAnswerFrom((_request, response) => {
+      setTimeout(() => response.writeHead(400, { 'Cross-Origin-Opener-Policy': 'same-origin' }).end('no client'), 1000);
+    });
+    assert.equal(answer.severs, true);
+  });
+
   it('not said when the page answers an error (a bot check, an outage), whatever its headers', async () => {
     const answer = await bindAnswerFrom((_request, response) => {
       response.writeHead(403, { 'Cross-Origin-Opener-Policy': 'same-origin' }).end('checking your browser');

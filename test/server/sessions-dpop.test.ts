@@ -190,6 +190,19 @@ describe('using bound game tokens', () => {
     const renew = call('/auth/renew', `DPoP ${token}`, await proof(thief, 'POST', `${SITE}/auth/renew`, { token }), 'POST');
     assertRefused(await sessions.renew(renew), 'invalid_dpop_proof');
   });
+  it("a proof that names the game's public key in its header but is signed by another key is refused, the key already known", async () => {
+    const { loginWith, me } = setup();
+    const key = await dpopKey();
+    const token = await loginWith(key);
+    // The server has seen (and keeps imported) the game's key; its public JWK is no secret.
+    assert.equal((await me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
+    const thief = await dpopKey();
+    const forged = await proof({ ...thief, jwk: key.jwk }, 'GET', `${SITE}/api/me`, { token });
+    assertRefused(await me(call('/api/me', `DPoP ${token}`, forged)), 'invalid_dpop_proof');
+    // Members beside the public point change nothing: the same key, the same check.
+    const padded = await proof({ ...thief, jwk: { ...key.jwk, kid: 'x', alg: 'ES256' } }, 'GET', `${SITE}/api/me`, { token });
+    assertRefused(await me(call('/api/me', `DPoP ${token}`, padded)), 'invalid_dpop_proof');
+  });
   it('a proof is accepted once: replayed, it is refused', async () => {
     const { loginWith, me } = setup();
     const key = await dpopKey();

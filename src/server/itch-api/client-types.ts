@@ -18,7 +18,10 @@ import type {
   User,
 } from './schemas.js';
 
-/** @group itch.io API client */
+/**
+ * The options of `createItchClient`: the credential, the hosts, `fetch` and the time limit.
+ * @group itch.io API client
+ */
 export interface ItchClientOptions {
   /** The credential every authenticated call carries. */
   credential: ItchCredential;

@@ -156,13 +156,25 @@ export const profileResponseSchema = z.looseObject({ user: userSchema });
  * @group Schemas
  */
 export const gameOwnershipResponseSchema = z.looseObject({ owns: z.boolean() });
-/** @group Schemas */
+/**
+ * A user inside another resource, as `userSummarySchema` reads it.
+ * @group Schemas
+ */
 export type UserSummary = z.infer<typeof userSummarySchema>;
-/** @group Schemas */
+/**
+ * A public profile, as `userSchema` reads it.
+ * @group Schemas
+ */
 export type User = z.infer<typeof userSchema>;
-/** @group Schemas */
+/**
+ * A download key, as `downloadKeySchema` reads it.
+ * @group Schemas
+ */
 export type DownloadKey = z.infer<typeof downloadKeySchema>;
-/** @group Schemas */
+/**
+ * A credential's scopes and expiry, as `credentialInfoSchema` reads it.
+ * @group Schemas
+ */
 export type CredentialInfo = z.infer<typeof credentialInfoSchema>;
 /** @group Schemas */
 export type ErrorsResponse = z.infer<typeof errorsResponseSchema>;
@@ -172,5 +184,8 @@ export type DownloadKeysResponse = z.infer<typeof downloadKeysResponseSchema>;
 export type CredentialsInfoResponse = z.infer<typeof credentialsInfoResponseSchema>;
 /** @group Schemas */
 export type ProfileResponse = z.infer<typeof profileResponseSchema>;
-/** @group Schemas */
+/**
+ * Whether the user owns a game, as `gameOwnershipResponseSchema` reads it.
+ * @group Schemas
+ */
 export type GameOwnershipResponse = z.infer<typeof gameOwnershipResponseSchema>;

@@ -197,17 +197,35 @@ export const gameClaimedRewardsResponseSchema = z.looseObject({ claimed_rewards:
  */
 export const wharfLatestResponseSchema = z.looseObject({ latest: z.optional(z.string()) });
 
-/** @group Schemas */
+/**
+ * What a game earned in one currency, as `earningSchema` reads it.
+ * @group Schemas
+ */
 export type Earning = z.infer<typeof earningSchema>;
-/** @group Schemas */
+/**
+ * A game, as `gameSchema` reads it.
+ * @group Schemas
+ */
 export type Game = z.infer<typeof gameSchema>;
-/** @group Schemas */
+/**
+ * A completed purchase, as `purchaseSchema` reads it.
+ * @group Schemas
+ */
 export type Purchase = z.infer<typeof purchaseSchema>;
-/** @group Schemas */
+/**
+ * A collection of the user, as `collectionSchema` reads it.
+ * @group Schemas
+ */
 export type Collection = z.infer<typeof collectionSchema>;
-/** @group Schemas */
+/**
+ * A game the user purchased or claimed, as `ownedKeySchema` reads it.
+ * @group Schemas
+ */
 export type OwnedKey = z.infer<typeof ownedKeySchema>;
-/** @group Schemas */
+/**
+ * A reward claimed by a buyer, as `claimedRewardSchema` reads it.
+ * @group Schemas
+ */
 export type ClaimedReward = z.infer<typeof claimedRewardSchema>;
 /** @group Schemas */
 export type MeResponse = z.infer<typeof meResponseSchema>;
@@ -219,7 +237,10 @@ export type PurchasesResponse = z.infer<typeof purchasesResponseSchema>;
 export type ProfileGamesResponse = z.infer<typeof profileGamesResponseSchema>;
 /** @group Schemas */
 export type ProfileCollectionsResponse = z.infer<typeof profileCollectionsResponseSchema>;
-/** @group Schemas */
+/**
+ * One page of the games the user purchased or claimed, as `profileOwnedKeysResponseSchema` reads it.
+ * @group Schemas
+ */
 export type ProfileOwnedKeysResponse = z.infer<typeof profileOwnedKeysResponseSchema>;
 /** @group Schemas */
 export type GameClaimedRewardsResponse = z.infer<typeof gameClaimedRewardsResponseSchema>;

@@ -22,7 +22,7 @@ import { isLoopbackOrigin } from '../http/own-origin.js';
 import { heldCollections } from './held-collection.js';
 import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
-import { authorizationPageSevers, SEVERS_WAIT_MS } from './severs.js';
+import { authorizationPageSevers } from './severs.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';
 
 /** The start page's request to bind its state. */
@@ -73,7 +73,6 @@ function withCookies(response: Response, cookies: readonly string[]): Response {
 interface Routes {
   options: PopupRoutesOptions;
   severs: () => Promise<boolean | undefined>;
-  seversSoon: () => Promise<boolean | undefined>;
   mayOpen(origin: string, own: string): boolean;
   authorizeUrl(query: URLSearchParams, state: string): string;
   held: ReturnType<typeof heldCollections>;
@@ -84,7 +83,6 @@ export function popupRoutes(options: PopupRoutesOptions) {
   const { allowedOrigins } = options;
   const severs = authorizationPageSevers(options.baseUrl);
   /** What is known by now of the authorization page's COOP (`undefined`: not yet). */
-  const seversSoon = () => Promise.race([severs(), new Promise<undefined>((resolve) => setTimeout(resolve, SEVERS_WAIT_MS))]);
 
   /** Whether a page of `origin` may start popup logins here (the site's own, or listed). */
   const mayOpen = (origin: string, own: string) => origin === own || allowedOrigins?.has(origin) === true;
@@ -99,7 +97,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       state,
     }).href;
   const held = heldCollections(options.relay.wake);
-  const routes: Routes = { options, severs, seversSoon, mayOpen, authorizeUrl, held };
+  const routes: Routes = { options, severs, mayOpen, authorizeUrl, held };
   return {
     start: (request: Request, own: string): Promise<Response> => start(routes, request, own),
     bind: (request: Request, own: string, body: BindRequest): Promise<Response> => bind(routes, request, own, body),
@@ -111,7 +109,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
 
 /** 1. The start page (see the top of this file). */
 async function start(routes: Routes, request: Request, own: string): Promise<Response> {
-  const { options, mayOpen, authorizeUrl, seversSoon } = routes;
+  const { options, mayOpen, authorizeUrl, severs } = routes;
   const { relay, severedOpener } = options;
   const query = new URL(request.url).searchParams;
   const state = query.get('state') ?? '';
@@ -139,10 +137,13 @@ async function start(routes: Routes, request: Request, own: string): Promise<Res
       return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
     }
   }
-  // Asked now and awaited (briefly), so that the bind finds it answered: on Cloudflare Workers a
-  // request's I/O ends with its response, and an answer this request left pending would never
-  // come to the bind's request (see authorizationPageSevers).
-  await seversSoon();
+  // Asked now and awaited, so that the bind finds it answered: an opener that is not told reads a
+  // player's quick close as a severing and waits minutes; and on Cloudflare Workers a request's
+  // I/O ends with its response, so an answer this request left pending would never come to the
+  // bind's request (see authorizationPageSevers). Known, it costs nothing; unknown, at most the
+  // ask's timeout, once per ten minutes (per minute while itch.io cannot be reached), and the
+  // player would wait as long for itch.io's page anyway.
+  await severs();
   return popupStartPage(state, {
     severed: severedOpener,
     siteName: options.siteName,
@@ -152,7 +153,7 @@ async function start(routes: Routes, request: Request, own: string): Promise<Res
 
 /** 2. The start page binds its login to this browser. */
 async function bind(routes: Routes, request: Request, own: string, body: BindRequest): Promise<Response> {
-  const { options, mayOpen, authorizeUrl, seversSoon } = routes;
+  const { options, mayOpen, authorizeUrl, severs } = routes;
   const { relay, severedOpener } = options;
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
@@ -210,7 +211,7 @@ async function bind(routes: Routes, request: Request, own: string, body: BindReq
   // service_unavailable), whatever the opener's first collection has learnt by then.
   await relay.notice(state);
   const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
-  const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await seversSoon() };
+  const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await severs() };
   return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
 }
 

@@ -5,8 +5,6 @@
 
 /** How long what the authorization page does to openers is taken as known. */
 const SEVERS_KNOWN_MS = 10 * 60 * 1000;
-/** How long a bind waits for that answer at most (it is asked for when the start page is served). */
-export const SEVERS_WAIT_MS = 300;
 /** How long itch.io is given to answer. */
 const ASK_TIMEOUT_MS = 5000;
 

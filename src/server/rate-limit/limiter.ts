@@ -106,12 +106,18 @@ export function createLimiter(limits: RateLimits, counters: Counters, local: Cou
     itchFetch(fetch) {
       const ceiling = limits.itchCallsPerSecond;
       if (ceiling === Infinity) return (...args) => (fetch ?? globalThis.fetch)(...args);
-      /** Whether a call fits this second's ceiling (counted); else how long until the next second. */
+      /**
+       * Whether a call fits this second's ceiling (counted); else how long until the next second.
+       * A count that ends in a later second than it began (a busy process, a store's round trip)
+       * is made again in that second: the call is made in the second it was counted in.
+       */
       const fits = async (): Promise<number> => {
-        const now = Date.now();
-        const second = Math.floor(now / 1000);
-        const calls = await counters.add(`itch:${second}`, 1, (second + 1) * 1000);
-        return calls <= ceiling ? 0 : (second + 1) * 1000 - now;
+        for (;;) {
+          const second = Math.floor(Date.now() / 1000);
+          const calls = await counters.add(`itch:${second}`, 1, (second + 1) * 1000);
+          const now = Date.now();
+          if (Math.floor(now / 1000) === second) return calls <= ceiling ? 0 : (second + 1) * 1000 - now;
+        }
       };
       return async (...args) => {
         // Over the ceiling: the call waits for a later second, a few at most (a burst of honest

@@ -4,7 +4,7 @@
  * same cookie or token is decrypted or verified once, not at every request.
  */
 import { missingOrigin } from '../http/own-origin.js';
-import { checkProof, type DpopError } from './dpop.js';
+import { checkProof, type DpopError, type ProofReplay } from './dpop.js';
 import { readAuthorization, verifyGameToken } from './game-token.js';
 import { deriveKeys, type DeploymentKeys } from './keys.js';
 import type { SessionsSettings } from './options.js';
@@ -69,11 +69,18 @@ export function createCredentials(settings: SessionsSettings): Credentials {
     const origin = own(request);
     const key = `${origin} ${token}`;
     // The token and its proof are checked at once: a bound token's request costs one wait, not two.
-    const [claims, proof] = await Promise.all([
+    const verified =
       verifiedTokens.get(key) ??
-        verifyGameToken(token, (await keys()).signing, { origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S }),
-      scheme === 'DPoP' ? checkProof(request, origin, settings.replay, token) : undefined,
-    ]);
+      keys().then(({ signing }) => verifyGameToken(token, signing, { origin, maxAge: gameTokenMaxAge, clockTolerance: CLOCK_TOLERANCE_S }));
+    // A proof uses up room among the remembered jtis only beside a valid token bound to its key:
+    // otherwise anyone could fill that room with proofs of a key of their own beside a made-up
+    // token, and the players' proofs would then be refused. Any other proof is refused below
+    // (the token, or the key it is bound to), so it need not be remembered.
+    const replay: ProofReplay = async (proofKey, ttl) => {
+      const jkt = (await verified)?.cnf?.jkt;
+      return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, ttl);
+    };
+    const [claims, proof] = await Promise.all([verified, scheme === 'DPoP' ? checkProof(request, origin, replay, token) : undefined]);
     if (claims === undefined) return { error: 'invalid_token', why: 'the game token is invalid or has expired' };
     verifiedTokens.set(key, claims);
     const jkt = claims.cnf?.jkt;

@@ -5,7 +5,7 @@
  * that very request, signed by that key. A token copied out of the game's storage is then
  * worthless anywhere else: the key never leaves the browser.
  */
-import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, jwtVerify } from 'jose';
+import { base64url, calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import type { Storage } from 'unstorage';
 import { DURABLE_OBJECT_DRIVER, setIfAbsentOf, type SetIfAbsent } from '../popup/set-if-absent.js';
 import { SessionStoreError } from './revocation.js';
@@ -68,6 +68,43 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
   };
 }
 
+/** A proof key, imported, with its RFC 7638 thumbprint. */
+interface ProofKey {
+  key: CryptoKey;
+  jkt: string;
+}
+
+/** At most this many proof keys kept imported (a game's session signs every request with one key). */
+const MAX_KEYS = 1_000;
+/** Proof keys by their public point, most recently used last. */
+const keys = new Map<string, Promise<ProofKey>>();
+
+/**
+ * The public P-256 key of a proof's header, imported once (importing costs more than the
+ * signature check; a game signs every request with the same key) and its thumbprint. Only the
+ * public members are read: a `jwk` with a private part (`d`) is refused, as RFC 9449 section 4.3
+ * requires.
+ */
+function proofKey(jwk: JWK | undefined): Promise<ProofKey> {
+  if (jwk?.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string' || 'd' in jwk)
+    return Promise.reject(new Error('not a public P-256 key'));
+  const point = `${jwk.x}.${jwk.y}`;
+  let known = keys.get(point);
+  if (known === undefined) {
+    const only: JWK = { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y };
+    known = Promise.all([importJWK(only, 'ES256'), calculateJwkThumbprint(only, 'sha256')]).then(([key, jkt]) => ({
+      key: key as CryptoKey,
+      jkt,
+    }));
+    known.catch(() => keys.delete(point));
+    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+  } else {
+    keys.delete(point);
+  }
+  keys.set(point, known);
+  return known;
+}
+
 /** The base64url SHA-256 of a token: a proof's `ath` (RFC 9449 section 4.2). */
 export async function tokenHash(token: string): Promise<string> {
   return base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
@@ -79,8 +116,8 @@ export async function tokenHash(token: string): Promise<string> {
  * site's configured origin and the request's path (the query and fragment left out; never the
  * origin of `request.url`, which a proxy or a client sets); `iat` within {@link DPOP_WINDOW_S};
  * with a token, `ath` its hash (without one, no `ath`); and its `jti` not seen before. Answers the
- * thumbprint of the key, which the caller compares with the token's `cnf.jkt`. The signature, the
- * thumbprint and the token's hash are computed at once (Web Crypto runs them off the main thread).
+ * thumbprint of the key, which the caller compares with the token's `cnf.jkt`. The key is imported
+ * once per key ({@link proofKey}); its import and the token's hash are computed at once.
  */
 export async function checkProof(request: Request, own: string, replay: ProofReplay, token?: string): Promise<ProofCheck> {
   const refuse = (why: string): ProofCheck => ({ error: 'invalid_dpop_proof', why });
@@ -90,12 +127,12 @@ export async function checkProof(request: Request, own: string, replay: ProofRep
   let jkt: string;
   let hash: string | undefined;
   try {
-    const { jwk } = decodeProtectedHeader(proof);
-    [{ payload }, jkt, hash] = await Promise.all([
-      jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] }),
-      calculateJwkThumbprint(jwk!, 'sha256'),
+    const [key, digest] = await Promise.all([
+      proofKey(decodeProtectedHeader(proof).jwk),
       token === undefined ? undefined : tokenHash(token),
     ]);
+    ({ payload } = await jwtVerify(proof, key.key, { typ: 'dpop+jwt', algorithms: ['ES256'] }));
+    [jkt, hash] = [key.jkt, digest];
   } catch {
     return refuse('the DPoP proof is not a JWS of typ dpop+jwt signed with ES256 by the key of its header');
   }

@@ -11,7 +11,10 @@ import { createProofReplay, type ProofReplay } from './dpop.js';
 import { assertSecrets } from './keys.js';
 import { createRevocations, type Revocations } from './revocation.js';
 
-/** @group Sessions */
+/**
+ * The options of `createSessions`: its secrets, the site's origin, lifetimes and the revocation store.
+ * @group Sessions
+ */
 export interface SessionsOptions {
   /**
    * The deployment's secrets, each at least 32 characters (e.g. `openssl rand -base64 32`). The

@@ -21,7 +21,11 @@ export type { SessionsOptions } from './options.js';
  */
 export type SessionCarrier = Session['via'];
 
-/** @group Sessions */
+/**
+ * What `createSessions` returns: `onLogin` for the token handler, and the site's ways to read, end,
+ * renew and guard a session.
+ * @group Sessions
+ */
 export interface Sessions {
   /**
    * For `createTokenHandler({ onLogin: sessions.onLogin })`. Decides by `context.startedFrom`

@@ -12,7 +12,11 @@ import type { RateLimitOptions } from '../rate-limit/options.js';
 import type { LoginContext, OnLoginResult } from './on-login.js';
 import type { OwnershipOptions } from './ownership.js';
 
-/** @group Token endpoint */
+/**
+ * The options of `createTokenHandler`: the OAuth application, the site's origin, what to do with a
+ * verified login (`onLogin`), and the popup relay, ownership checks and rate limits.
+ * @group Token endpoint
+ */
 export interface TokenHandlerOptions {
   /** Makes the app's session for a verified user. Errors it throws propagate to the caller. */
   onLogin(context: LoginContext): OnLoginResult | Promise<OnLoginResult>;
