@@ -4,15 +4,14 @@
 // held by the other through a wait the object holds. (test/cloudflare/store.test.ts runs the
 // object in workerd.)
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { durableObjectStore, ItchOAuthStore, type DurableObjectNamespaceLike } from '../../src/cloudflare/index.js';
 import { MAX_WAITERS, Waiters } from '../../src/cloudflare/waiters.js';
-import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { createTokenHandler } from '../../src/server/index.js';
 import { wakeOf } from '../../src/server/popup/wake.js';
 import { MemoryStorage } from './support/durable-objects.js';
+import { popupSecrets, popupStartUrl } from '../server/support/popup-login.js';
 
 const APP = 'http://127.0.0.1:5173';
 let emulator: RunningEmulator;
@@ -101,17 +100,9 @@ describe('Durable Object waiters', () => {
         body: JSON.stringify(body),
         headers: { 'Content-Type': 'application/json', Origin: APP, 'Sec-Fetch-Site': 'same-origin', ...headers },
       });
-    const verifier = randomBytes(32).toString('base64url');
-    const binding = await popupBindingOf(verifier);
-    const state = await popupStateOfBinding(binding);
-    const query = new URLSearchParams({
-      client_id: C.clients.demo.clientId,
-      redirect_uri: `${APP}/callback.html`,
-      scope: 'profile:me',
-      state,
-    });
-    await a(new Request(`${APP}/auth/itch?${query}`));
-    const bound = await a(post({ popup_bind: state, opener: APP, binding }, {}, `${APP}/auth/itch?${query}`));
+    const { verifier, binding, state } = await popupSecrets();
+    await a(new Request(popupStartUrl(APP, state)));
+    const bound = await a(post({ popup_bind: state, opener: APP, binding }, {}, popupStartUrl(APP, state)));
     const cookie = bound.headers.get('set-cookie')!.split(';')[0]!;
     assert.equal(wakeOf(durableObjectStore(ns), 'itch-oauth:popup:').kind, 'durable-object');
 

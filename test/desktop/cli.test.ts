@@ -73,6 +73,18 @@ const base = (redirectUri: string): string[] => [
   '--no-browser',
 ];
 
+/** The arguments of an out-of-band login against the emulator (the key typed on the terminal). */
+const oob = (): string[] => [
+  '--client-id',
+  C.clients.demo.clientId,
+  '--oob',
+  '--base-url',
+  emulator.url,
+  '--api-base-url',
+  emulator.apiUrl,
+  '--no-browser',
+];
+
 describe('itch-oauth-widget login', () => {
   it('loopback: the token alone on stdout, progress on stderr, exit 0, port released', async () => {
     const port = await freePort();
@@ -100,16 +112,7 @@ describe('itch-oauth-widget login', () => {
   });
 
   it('--oob: prompts for the key on the terminal and checks it', async () => {
-    const run = runCli([
-      '--client-id',
-      C.clients.demo.clientId,
-      '--oob',
-      '--base-url',
-      emulator.url,
-      '--api-base-url',
-      emulator.apiUrl,
-      '--no-browser',
-    ]);
+    const run = runCli(oob());
     const url = await printedUrl(run);
     assert.equal(new URL(url).searchParams.get('redirect_uri'), 'urn:ietf:wg:oauth:2.0:oob');
     const page = await browser.newPage();
@@ -123,16 +126,7 @@ describe('itch-oauth-widget login', () => {
   });
 
   it('--oob with an unknown key: nothing on stdout, exit 1', async () => {
-    const run = runCli([
-      '--client-id',
-      C.clients.demo.clientId,
-      '--oob',
-      '--base-url',
-      emulator.url,
-      '--api-base-url',
-      emulator.apiUrl,
-      '--no-browser',
-    ]);
+    const run = runCli(oob());
     await printedUrl(run);
     run.child.stdin.end(`${'f'.repeat(40)}\n`);
     assert.equal(await run.exit, 1);

@@ -9,7 +9,7 @@
 // renewal and reloads), and (started again with an https PUBLIC_ORIGIN, as behind a proxy that
 // ends TLS) a Secure __Host- cookie though the request is http. (examples/phaser-game, a game
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
@@ -21,6 +21,7 @@ import * as jose from 'jose';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { freePort } from './support/free-port.js';
+import { startServer, stopServer, type RunningServer } from './support/server-process.js';
 import { userEnvironment } from './support/user-env.js';
 import { STRICT_CSP } from './support/site.js';
 
@@ -80,13 +81,6 @@ const EXAMPLES: Example[] = [
   { name: 'bun', command: () => [bin('bun'), 'run', 'server.ts'], ready: /listening on (http:\/\/\S+)/ },
 ];
 
-interface Running {
-  origin: string;
-  child: ChildProcess;
-  /** Everything the server wrote, stdout and stderr. */
-  log: () => string;
-}
-
 /**
  * With `publicOrigin`, the example's PUBLIC_ORIGIN; without, its default (its own address). With
  * `sessionSecret`, its SESSION_SECRET; without, the random one it makes up. With `stateDir`, the
@@ -97,11 +91,13 @@ async function start(
   example: Example,
   itch: RunningEmulator,
   { publicOrigin, sessionSecret, stateDir }: { publicOrigin?: string; sessionSecret?: string; stateDir?: string } = {},
-): Promise<Running> {
+): Promise<RunningServer> {
   const port = await freePort();
-  const [command, ...args] = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
-  if (stateDir !== undefined && example.name === 'cloudflare-worker') args.push('--persist-to', stateDir);
-  const child = spawn(command!, args, {
+  const command = example.command(port, itch.url, publicOrigin ?? `http://127.0.0.1:${port}`);
+  if (stateDir !== undefined && example.name === 'cloudflare-worker') command.push('--persist-to', stateDir);
+  return startServer({
+    name: example.name,
+    command,
     cwd: path.join(examples, example.name),
     env: {
       ...userEnvironment(),
@@ -115,44 +111,8 @@ async function start(
       WRANGLER_SEND_METRICS: 'false',
       DENO_NO_UPDATE_CHECK: '1',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so that stop() ends what it started (wrangler's workerd)
+    ready: example.ready,
   });
-  let log = '';
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${example.name} did not start in 60 s:\n${log}`)), 60_000);
-    const read = (chunk: Buffer): void => {
-      log += chunk.toString();
-      // eslint-disable-next-line no-control-regex -- the terminal's colour codes, taken out
-      const match = example.ready.exec(log.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!.replace('localhost', '127.0.0.1').replace(/\/$/, ''));
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`${example.name} exited (${code}) before it was ready:\n${log}`)));
-  });
-  return { origin, child, log: () => log };
-}
-
-/** Ends the example's process group (the server and what it started), by its id. */
-async function stop(running: Running | undefined): Promise<void> {
-  const child = running?.child;
-  if (child?.pid === undefined) return;
-  const signal = (name: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  const exited =
-    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  signal('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-  signal('SIGKILL');
 }
 
 async function approve(page: Page): Promise<void> {
@@ -258,7 +218,7 @@ for (const example of EXAMPLES) {
   test.describe(`examples/${example.name}`, () => {
     test.describe.configure({ timeout: 90_000 });
     let itch: RunningEmulator;
-    let running: Running | undefined;
+    let running: RunningServer | undefined;
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
@@ -267,7 +227,7 @@ for (const example of EXAMPLES) {
     });
 
     test.afterAll(async () => {
-      await stop(running);
+      await stopServer(running);
       await itch?.close();
     });
 
@@ -668,7 +628,7 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
       expect(setCookie).toMatch(/;\s*SameSite=Lax(;|$)/i);
       expect(setCookie).not.toMatch(/;\s*Secure(;|$)/i);
       expect((await fetch(`${origin}/me`, { headers: { Cookie: cookie } })).status).toBe(200);
-      await stop(running);
+      await stopServer(running);
       running = await start(example, itch, { sessionSecret: SESSION_SECRET });
       itch.addRedirectUri(C.clients.demo.clientId, `${running.origin}/callback.html`);
       const me = await fetch(`${running.origin}/me`, { headers: { Cookie: cookie } });
@@ -691,7 +651,7 @@ for (const example of EXAMPLES.filter(({ name }) => name !== 'vite-spa')) {
   test.describe(`examples/${example.name} rate limits`, () => {
     test.describe.configure({ timeout: 90_000 });
     let itch: RunningEmulator;
-    let running: Running | undefined;
+    let running: RunningServer | undefined;
     let stateDir: string | undefined;
 
     test.beforeAll(async () => {
@@ -701,7 +661,7 @@ for (const example of EXAMPLES.filter(({ name }) => name !== 'vite-spa')) {
     });
 
     test.afterAll(async () => {
-      await stop(running);
+      await stopServer(running);
       await itch?.close();
       if (stateDir !== undefined) rmSync(stateDir, { recursive: true, force: true });
     });
@@ -743,7 +703,7 @@ for (const example of EXAMPLES) {
     test.describe.configure({ timeout: 90_000 });
     const publicOrigin = 'https://game.example.test';
     let itch: RunningEmulator;
-    let running: Running | undefined;
+    let running: RunningServer | undefined;
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
@@ -751,7 +711,7 @@ for (const example of EXAMPLES) {
     });
 
     test.afterAll(async () => {
-      await stop(running);
+      await stopServer(running);
       await itch?.close();
     });
 

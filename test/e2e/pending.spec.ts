@@ -31,6 +31,24 @@ async function arriveWithToken(page: Page) {
   await expect.poll(() => site.backendCalls.length).toBe(1);
 }
 
+/**
+ * Runs the flow up to the held backend: for `quietMs` the page shows no view and none of its
+ * scripts reports (with `keepsPage`, its `#page` heading stays: no write replaced it); released,
+ * the page goes on to the return address with one backend call, and still none reported.
+ */
+async function expectStoppedUntilReleased(page: Page, quietMs: number, keepsPage = false): Promise<void> {
+  await startFlow(page, site);
+  await arriveWithToken(page);
+  await page.waitForTimeout(quietMs);
+  expect(await page.locator('output').count()).toBe(0);
+  if (keepsPage) expect(await page.locator('#page').count()).toBe(1);
+  expect(reportingKinds()).toEqual([]);
+  release();
+  await page.waitForURL(`${site.url}/return.html?from=login`);
+  expect(site.backendCalls).toHaveLength(1);
+  expect(reportingKinds()).toEqual([]);
+}
+
 /** The kinds of the hostile scripts that reported so far (none may have seen the token). */
 function reportingKinds(): string[] {
   for (const report of site.collected) expect(report).not.toContain(TOKEN);
@@ -120,14 +138,7 @@ test('an async capture stops the document: a slow script later in the page never
     hostile: false,
     body: '<script src="/hostile/classic.js"></script><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page, site);
-  await arriveWithToken(page);
-  await page.waitForTimeout(1_500);
-  expect(await page.locator('output').count()).toBe(0);
-  expect(reportingKinds()).toEqual([]);
-  release();
-  await page.waitForURL(`${site.url}/return.html?from=login`);
-  expect(reportingKinds()).toEqual([]);
+  await expectStoppedUntilReleased(page, 1_500);
 });
 
 test('a deferred capture stops the document: the deferred and module scripts after it never run', async ({ page }) => {
@@ -136,16 +147,7 @@ test('a deferred capture stops the document: the deferred and module scripts aft
     hostile: false,
     body: '<h1 id="page">The page</h1><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page, site);
-  await arriveWithToken(page);
-  await page.waitForTimeout(500);
-  expect(await page.locator('output').count()).toBe(0);
-  // Not replaced by a write either.
-  expect(await page.locator('#page').count()).toBe(1);
-  expect(reportingKinds()).toEqual([]);
-  release();
-  await page.waitForURL(`${site.url}/return.html?from=login`);
-  expect(reportingKinds()).toEqual([]);
+  await expectStoppedUntilReleased(page, 500, true);
 });
 
 test('captureCallback() from a module stops the document: the scripts after it never run', async ({ page }) => {
@@ -155,15 +157,7 @@ test('captureCallback() from a module stops the document: the scripts after it n
     headStart: `<script type="module">import { captureCallback } from '/dist/capture.js'; captureCallback({ backend: '/auth/itch' });</script>`,
     body: '<h1 id="page">The page</h1><script defer src="/hostile/defer.js"></script><script type="module" src="/hostile/module.js"></script>',
   };
-  await startFlow(page, site);
-  await arriveWithToken(page);
-  await page.waitForTimeout(500);
-  expect(await page.locator('output').count()).toBe(0);
-  expect(await page.locator('#page').count()).toBe(1);
-  expect(reportingKinds()).toEqual([]);
-  release();
-  await page.waitForURL(`${site.url}/return.html?from=login`);
-  expect(reportingKinds()).toEqual([]);
+  await expectStoppedUntilReleased(page, 500, true);
 });
 
 test('captureCallback() called after the page has loaded leaves the page as it is (no write)', async ({ page }) => {
@@ -218,14 +212,6 @@ test.describe('under the README strict CSP with Trusted Types enforced', () => {
       headers: { 'Content-Security-Policy': STRICT_CSP.replace('itch-oauth-capture ', '') },
       body: '<h1 id="page">The page</h1><script src="/hostile/classic.js"></script>',
     };
-    await startFlow(page, site);
-    await arriveWithToken(page);
-    await page.waitForTimeout(300);
-    expect(await page.locator('output').count()).toBe(0);
-    expect(reportingKinds()).toEqual([]);
-    release();
-    await page.waitForURL(`${site.url}/return.html?from=login`);
-    expect(site.backendCalls).toHaveLength(1);
-    expect(reportingKinds()).toEqual([]);
+    await expectStoppedUntilReleased(page, 300);
   });
 });

@@ -4,10 +4,11 @@
 // The attacker picks a state from a verifier it keeps and tries to collect the victim's login
 // with it; every collection must come back empty and onLogin must never run.
 import { randomBytes } from 'node:crypto';
-import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { popupStateOf } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
-import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
+import type { PopupWorld } from './support/popup-world.js';
+import { approve, openGame, usePopupWorld } from './support/popup-game.js';
 import { callback } from '../../src/i18n/locales/en.js';
 
 /** What <itch-oauth-callback> says for state_mismatch (src/elements/itch-oauth-callback.ts). */
@@ -16,13 +17,7 @@ import { callback } from '../../src/i18n/locales/en.js';
 const STATE_MISMATCH_WORDS = callback.state_used;
 
 let world: PopupWorld;
-async function start(options: PopupWorldOptions = {}): Promise<PopupWorld> {
-  world = await startPopupWorld(options);
-  return world;
-}
-test.afterEach(async () => {
-  await world?.close();
-});
+const start = usePopupWorld((running) => (world = running));
 
 /** The attacker's pair: a verifier it keeps, and the state made from it. */
 async function attackerPair(): Promise<{ verifier: string; state: string }> {
@@ -59,12 +54,6 @@ async function expectAttackerCollectsNothing(verifier: string): Promise<void> {
   expect(world.logins, 'onLogin never ran').toHaveLength(0);
 }
 
-async function approve(popup: Page, userId: number = C.users.gamer): Promise<void> {
-  await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
-  await popup.getByLabel('Log in as').selectOption(String(userId));
-  await popup.getByRole('button', { name: 'Approve' }).click();
-}
-
 /** The unlisted site's page at `path`, once ready: its Claim button opens a popup, returned. */
 async function claimOnEvilPage(page: Page, context: BrowserContext, path: string): Promise<Page> {
   await page.goto(`${world.evil}${path}`);
@@ -72,13 +61,6 @@ async function claimOnEvilPage(page: Page, context: BrowserContext, path: string
   const opened = context.waitForEvent('page');
   await page.getByRole('button', { name: 'Claim' }).click();
   return opened;
-}
-
-async function openGame(page: Page, query = ''): Promise<FrameLocator> {
-  await page.goto(`${world.top}/top.html${query}`);
-  const game = page.frameLocator('iframe[title="game"]');
-  await expect(game.getByRole('button', { name: 'Log in with itch.io' })).toBeEnabled();
-  return game;
 }
 
 test('a link to itch.io with an attacker-picked state: the victim approves, the callback refuses, the attacker collects nothing', async ({
@@ -139,7 +121,7 @@ test('a game under a cross-origin-isolated page (opener severed from the start) 
   context,
 }) => {
   await start({ isolated: true });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const opened = context.waitForEvent('page');
   await game.getByRole('button', { name: 'Log in with itch.io' }).click();
   const popup = await opened;
@@ -154,7 +136,7 @@ test('a game under a cross-origin-isolated page logs in when the site asks the p
   context,
 }) => {
   await start({ isolated: true, handler: { popup: { severedOpener: 'confirm' } } });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const opened = context.waitForEvent('page');
   await game.getByRole('button', { name: 'Log in with itch.io' }).click();
   const popup = await opened;
@@ -170,7 +152,7 @@ test('a game under a cross-origin-isolated page logs in when the site asks the p
 
 test('a person who says the game does not show the code ends the login with popup_unverified', async ({ page, context }) => {
   await start({ isolated: true, handler: { popup: { severedOpener: 'confirm' } } });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const opened = context.waitForEvent('page');
   await game.getByRole('button', { name: 'Log in with itch.io' }).click();
   const popup = await opened;

@@ -4,30 +4,18 @@
 // backend's site. The tests audit these pages with axe and take their screenshots, light and dark
 // (docs/screenshots/).
 import { mkdirSync } from 'node:fs';
-import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type FrameLocator, type Locator, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { audit } from './support/axe.js';
 import { clickToClose } from './support/close-button.js';
-import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
+import type { PopupWorld, PopupWorldOptions } from './support/popup-world.js';
+import { approve, openGame, usePopupWorld } from './support/popup-game.js';
 
 const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url);
 const STORE = 'https://pixelforge.itch.io/starfall-keep';
 
 let world: PopupWorld;
-async function start(options: PopupWorldOptions = {}): Promise<PopupWorld> {
-  world = await startPopupWorld(options);
-  return world;
-}
-test.afterEach(async () => {
-  await world?.close();
-});
-
-async function openGame(page: Page): Promise<FrameLocator> {
-  await page.goto(`${world.top}/top.html`);
-  const game = page.frameLocator('iframe[title="game"]');
-  await expect(game.getByRole('button', { name: 'Log in with itch.io' })).toBeEnabled();
-  return game;
-}
+const start = usePopupWorld((running) => (world = running));
 
 async function clickForPopup(context: BrowserContext, game: FrameLocator): Promise<{ popup: Page; clickedAt: number }> {
   const opened = context.waitForEvent('page');
@@ -36,10 +24,17 @@ async function clickForPopup(context: BrowserContext, game: FrameLocator): Promi
   return { popup: await opened, clickedAt };
 }
 
-async function approve(popup: Page, userId: number): Promise<void> {
-  await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
-  await popup.getByLabel('Log in as').selectOption(String(userId));
-  await popup.getByRole('button', { name: 'Approve' }).click();
+/** A popup severed from its game (COOP) in a world started with `options`, approved as the gamer: the popup and its callback element. */
+async function severedApproval(
+  page: Page,
+  context: BrowserContext,
+  options: PopupWorldOptions,
+): Promise<{ popup: Page; callback: Locator }> {
+  await start(options);
+  const game = await openGame(page, world);
+  const { popup } = await clickForPopup(context, game);
+  await approve(popup, C.users.gamer);
+  return { popup, callback: popup.locator('itch-oauth-callback') };
 }
 
 /** The game's login events. */
@@ -93,7 +88,7 @@ async function screenshot(popup: Page, name: string): Promise<void> {
 test.describe('a closed popup is reported within seconds', () => {
   test('closed 0.5 s after it opened', async ({ page, context }) => {
     await start();
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup, clickedAt } = await clickForPopup(context, game);
     await page.waitForTimeout(Math.max(0, 500 - (Date.now() - clickedAt)));
     const took = await closeAndTime(popup, game);
@@ -103,7 +98,7 @@ test.describe('a closed popup is reported within seconds', () => {
 
   test('closed 4 s after it opened, on the authorization page', async ({ page, context }) => {
     await start();
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup, clickedAt } = await clickForPopup(context, game);
     await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
     await page.waitForTimeout(Math.max(0, 4000 - (Date.now() - clickedAt)));
@@ -114,7 +109,7 @@ test.describe('a closed popup is reported within seconds', () => {
 
   test('closed a second after Deny: the Deny page says the window can be closed and leads nowhere else', async ({ page, context }) => {
     await start();
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup } = await clickForPopup(context, game);
     await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
     await popup.getByRole('button', { name: 'Deny' }).click();
@@ -137,7 +132,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
       callbackAttributes: `store-url="${STORE}"`,
       handler: { ownership: { gameIds: [2001], apiKey: C.apiKeys.developer, require: true } },
     });
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup } = await clickForPopup(context, game);
     await approve(popup, C.users.newcomer);
     await expect(game.locator('#result')).toContainText('not_owner', { timeout: 15_000 });
@@ -156,11 +151,10 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
   });
 
   test('refused by the site (here a missing scope): how to use another account', async ({ page, context }) => {
-    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
-    const game = await openGame(page);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, {
+      coop: true,
+      handler: { requiredScopes: 'profile:me game:view:ownership' },
+    });
     await expect(callback.getByRole('alert')).toContainText('To use another itch.io account, log out on itch.io', { timeout: 15_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
@@ -171,11 +165,10 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
     page,
     context,
   }) => {
-    await start({ coop: true, handler: { requiredScopes: 'profile:me game:view:ownership' } });
-    const game = await openGame(page);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, {
+      coop: true,
+      handler: { requiredScopes: 'profile:me game:view:ownership' },
+    });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeFocused({ timeout: 15_000 });
     await popup.reload();
     await expect(callback.getByRole('status')).toHaveText('No itch.io login in progress.Close');
@@ -187,11 +180,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
 
   test("the site's server down: try again later", async ({ page, context }) => {
     // itch.io's API cannot be reached from the backend: every deposit answers 502.
-    await start({ coop: true, handler: { apiBaseUrl: 'http://127.0.0.1:9/api/1' } });
-    const game = await openGame(page);
-    const { popup } = await clickForPopup(context, game);
-    await approve(popup, C.users.gamer);
-    const callback = popup.locator('itch-oauth-callback');
+    const { popup, callback } = await severedApproval(page, context, { coop: true, handler: { apiBaseUrl: 'http://127.0.0.1:9/api/1' } });
     await expect(callback.getByRole('alert')).toContainText('Try again in a minute.', { timeout: 20_000 });
     await expect(callback.getByRole('button', { name: 'Close' })).toBeVisible();
     await expectNothingLeadsToTheBackend(popup);
@@ -200,7 +189,7 @@ test.describe('a popup severed from its game (COOP) ends on a page that says wha
 
   test('while the severed popup is waited for, the button offers Cancel, which ends the login with aborted', async ({ page, context }) => {
     await start({ coop: true });
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup } = await clickForPopup(context, game);
     await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
     const cancel = game.locator('itch-login-button').getByRole('button', { name: 'Cancel' });

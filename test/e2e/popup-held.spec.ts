@@ -5,20 +5,11 @@
 // test's; a server without holding is here), a proxy that cuts held requests, and a page that
 // leaves with a question held.
 import { expect, test, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
-import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
-import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
+import type { PopupWorld } from './support/popup-world.js';
+import { approve, openGame, usePopupWorld } from './support/popup-game.js';
 
 let world: PopupWorld;
-test.afterEach(async () => {
-  await world?.close();
-});
-
-async function openGame(page: Page): Promise<FrameLocator> {
-  await page.goto(`${world.top}/top.html`);
-  const game = page.frameLocator('iframe[title="game"]');
-  await expect(game.getByRole('button', { name: 'Log in with itch.io' })).toBeEnabled();
-  return game;
-}
+const start = usePopupWorld((running) => (world = running), { coop: true });
 
 /** Clicks the game's button and waits for the consent page in the popup. */
 async function toConsent(context: BrowserContext, game: FrameLocator): Promise<Page> {
@@ -27,11 +18,6 @@ async function toConsent(context: BrowserContext, game: FrameLocator): Promise<P
   const popup = await opened;
   await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
   return popup;
-}
-
-async function approve(popup: Page): Promise<void> {
-  await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
-  await popup.getByRole('button', { name: 'Approve' }).click();
 }
 
 /** When (the system's clock) the game fired itch-login-success. */
@@ -45,7 +31,7 @@ async function successAt(page: Page): Promise<number> {
 
 /** One login with the approval after `delay` ms on the consent page: deposit answered → success, in ms. */
 async function timedLogin(page: Page, context: BrowserContext, delay: number): Promise<number> {
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const popup = await toConsent(context, game);
   await popup.waitForTimeout(delay);
   await approve(popup);
@@ -54,10 +40,6 @@ async function timedLogin(page: Page, context: BrowserContext, delay: number): P
 }
 
 const p90 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.9) - 1]!;
-
-async function start(options: PopupWorldOptions = {}) {
-  world = await startPopupWorld({ coop: true, ...options });
-}
 
 test('framed game, severed popup, approvals at random moments: the game learns within 150 ms of the deposit (p90 of 10)', async ({
   browser,
@@ -77,7 +59,7 @@ test('framed game, severed popup, approvals at random moments: the game learns w
 test('a player who takes 10 s on the consent page costs at most 3 collection requests', async ({ page, context }) => {
   test.setTimeout(60_000);
   await start();
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const popup = await toConsent(context, game);
   const from = Date.now();
   await popup.waitForTimeout(10_000);
@@ -93,7 +75,7 @@ test('a server from before held collections (no Prefer allowed across origins, n
 }) => {
   test.setTimeout(60_000);
   await start({ oldServer: true });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const popup = await toConsent(context, game);
   await popup.waitForTimeout(2500);
   await approve(popup);
@@ -105,7 +87,7 @@ test('a server from before held collections (no Prefer allowed across origins, n
 test('a proxy that cuts held requests after 2 s costs only questions asked again: the login completes', async ({ page, context }) => {
   test.setTimeout(60_000);
   await start({ cutAfterMs: 2000 });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const popup = await toConsent(context, game);
   await popup.waitForTimeout(5000);
   await approve(popup);
@@ -115,7 +97,7 @@ test('a proxy that cuts held requests after 2 s costs only questions asked again
 
 test('a page that leaves with a question held leaves nothing held on the server', async ({ page, context }) => {
   await start();
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   await toConsent(context, game);
   await expect.poll(() => world.holding).toBe(1);
   await page.goto('about:blank');

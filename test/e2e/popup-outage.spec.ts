@@ -8,23 +8,11 @@ import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { brokenStore } from './support/broken-store.js';
 import { clickToClose } from './support/close-button.js';
 import { launchCookieBlockingChromium } from './support/cookies-blocked.js';
-import { startPopupWorld, type PopupWorld, type PopupWorldOptions } from './support/popup-world.js';
+import type { PopupWorld } from './support/popup-world.js';
+import { openGame, usePopupWorld } from './support/popup-game.js';
 
 let world: PopupWorld;
-async function start(options: PopupWorldOptions = {}): Promise<PopupWorld> {
-  world = await startPopupWorld(options);
-  return world;
-}
-test.afterEach(async () => {
-  await world?.close();
-});
-
-async function openGame(page: Page): Promise<FrameLocator> {
-  await page.goto(`${world.top}/top.html`);
-  const game = page.frameLocator('iframe[title="game"]');
-  await expect(game.getByRole('button', { name: 'Log in with itch.io' })).toBeEnabled();
-  return game;
-}
+const start = usePopupWorld((running) => (world = running));
 
 /** Clicks the game's button; the popup, and every address it was at. */
 async function clickForPopup(context: BrowserContext, game: FrameLocator): Promise<{ popup: Page; visited: string[] }> {
@@ -40,7 +28,7 @@ async function clickForPopup(context: BrowserContext, game: FrameLocator): Promi
 
 test('the store down: the opener learns it at its first collection and closes the popup before itch.io', async ({ page, context }) => {
   await start({ handler: { store: brokenStore() } });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const { popup, visited } = await clickForPopup(context, game);
   await expect(game.locator('#result')).toContainText('itch-login-error {"code":"service_unavailable"', { timeout: 10_000 });
   await expect.poll(() => popup.isClosed()).toBe(true);
@@ -53,7 +41,7 @@ test('the store down: the opener learns it at its first collection and closes th
 
 test('the store down and the opener slow to ask: the start page itself stops before itch.io and says so', async ({ page, context }) => {
   await start({ handler: { store: brokenStore() } });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   // The game's collections held back: the start page's bind, which reads the store, is first.
   await page.route(
     (url) => url.href.startsWith(`${world.app}/`),
@@ -79,7 +67,7 @@ test("the site's server down: the popup on the browser's error page is closed an
 }) => {
   await start();
   world.backendDown = true;
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const startedAt = Date.now();
   const { popup } = await clickForPopup(context, game);
   await expect(game.locator('#result')).toContainText('itch-login-error {"code":"service_unavailable"', { timeout: 15_000 });
@@ -97,7 +85,7 @@ test('itch.io down while the token is checked: the popup says to try again in a 
     return fetch(input, init);
   };
   await start({ handler: { fetch: itchDown } });
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const { popup } = await clickForPopup(context, game);
   await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /);
   await popup.getByLabel('Log in as').selectOption(String(C.users.gamer));
@@ -113,7 +101,7 @@ test('itch.io down while the token is checked: the popup says to try again in a 
 
 test('playerMessage gives the sentence in the page language, or the one asked for', async ({ page }) => {
   await start();
-  const game = await openGame(page);
+  const game = await openGame(page, world);
   const frame = page.frames().find((candidate) => candidate.url().startsWith(world.game))!;
   expect(await frame.evaluate(() => (window as any).ItchOAuth.playerMessage('service_unavailable'))).toBe(
     "This site's server or itch.io is not answering right now. Try again in a minute.",
@@ -142,7 +130,7 @@ test.describe('a browser that blocks cookies', () => {
   test('a popup login: the start page finds cookies off, the opener closes it, and the game gets cookies_blocked', async () => {
     await start();
     const page = await blocked.newPage();
-    const game = await openGame(page);
+    const game = await openGame(page, world);
     const { popup, visited } = await clickForPopup(blocked, game);
     await expect(game.locator('#result')).toContainText('itch-login-error {"code":"cookies_blocked"', { timeout: 10_000 });
     await expect.poll(() => popup.isClosed()).toBe(true);

@@ -74,7 +74,7 @@ describe('<itch-login-button>', () => {
     }
   });
 
-  it('exposes the contract parts', async () => {
+  it('offers exactly the parts button, icon and label for ::part() styling', async () => {
     const { el } = await button();
     const parts = [...el.shadowRoot!.querySelectorAll('[part]')].map((n) => n.getAttribute('part'));
     expect(parts).to.have.members(['button', 'icon', 'label']);

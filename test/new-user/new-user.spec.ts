@@ -5,7 +5,6 @@
 // that blocks all cookies. After every step: words on the page, no raw error code, not a blank
 // page, no link to a page that does not exist (look.ts); on the Vite project, an empty console.
 // It prints, per project, the lines of auth code the user writes (the quoted files' code lines).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +12,7 @@ import { expect, test, type BrowserContext, type Frame, type Page } from '@playw
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { launchCookieBlockingChromium } from '../e2e/support/cookies-blocked.js';
 import { freePort } from '../e2e/support/free-port.js';
+import { startServer, stopServer, type RunningServer } from '../e2e/support/server-process.js';
 import { userEnvironment } from '../e2e/support/user-env.js';
 import { assemble, type Assembled, type Recipe } from './assemble.js';
 import { looksRight } from './look.js';
@@ -102,55 +102,14 @@ const PROJECTS: Project[] = [
   },
 ];
 
-interface Running {
-  origin: string;
-  child: ChildProcess;
-  log: () => string;
-}
-
-async function start(project: Project, dir: string, port: number, itch: RunningEmulator): Promise<Running> {
-  const [command, ...args] = project.command(port, itch.url);
-  const child = spawn(command!, args, {
+function start(project: Project, dir: string, port: number, itch: RunningEmulator): Promise<RunningServer> {
+  return startServer({
+    name: project.name,
+    command: project.command(port, itch.url),
     cwd: dir,
     env: userEnvironment({ PORT: String(port), ITCH_BASE_URL: itch.url, NO_COLOR: '1', FORCE_COLOR: '0', WRANGLER_SEND_METRICS: 'false' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so that stop() ends what it started (wrangler's workerd)
+    ready: project.ready,
   });
-  let log = '';
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${project.name} did not start in 60 s:\n${log}`)), 60_000);
-    const read = (chunk: Buffer): void => {
-      log += chunk.toString();
-      // eslint-disable-next-line no-control-regex -- the terminal's colour codes, taken out
-      const match = project.ready.exec(log.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!.replace('localhost', '127.0.0.1').replace(/\/$/, ''));
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`${project.name} exited (${code}) before it was ready:\n${log}`)));
-  });
-  return { origin, child, log: () => log };
-}
-
-/** Ends the project's process group (the server and what it started), by its id. */
-async function stop(running: Running | undefined): Promise<void> {
-  const child = running?.child;
-  if (child?.pid === undefined) return;
-  const signal = (name: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  const exited =
-    child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
-  signal('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-  signal('SIGKILL');
 }
 
 /** The game's frame in play.html. */
@@ -219,7 +178,7 @@ for (const project of PROJECTS) {
     let itch: RunningEmulator;
     let built: Assembled;
     let port: number;
-    let running: Running | undefined;
+    let running: RunningServer | undefined;
 
     test.beforeAll(async () => {
       itch = await startEmulator({ port: 0 });
@@ -235,7 +194,7 @@ for (const project of PROJECTS) {
       itch.addRedirectUri(C.clients.demo.clientId, `http://127.0.0.1:${port}/callback.html`);
     });
     test.afterAll(async () => {
-      await stop(running);
+      await stopServer(running);
       await itch?.close();
     });
 
@@ -342,7 +301,7 @@ for (const project of PROJECTS) {
           const game = await gameFrame(page, running!.origin);
           const { popup } = await popupOf(context, () => game.locator('#login').click());
           await expect(popup.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
-          await stop(running);
+          await stopServer(running);
           running = undefined;
           try {
             await choose(popup, 'Approve');
@@ -425,7 +384,7 @@ for (const project of PROJECTS) {
           await page.goto(`${running!.origin}/`);
           await page.getByRole('button', { name: 'Log in with itch.io' }).click();
           await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Authorize /, { timeout: 15_000 });
-          await stop(running);
+          await stopServer(running);
           running = undefined;
           try {
             await choose(page, 'Approve');

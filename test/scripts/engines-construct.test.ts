@@ -36,44 +36,85 @@ async function minified(action = 'on-login-clicked.js'): Promise<string> {
   return result.code!;
 }
 
+/** A login the bridge answers with: Mossy Pine, who owns game 2001. */
+const MOSSY_LOGIN = {
+  ok: true,
+  response: { user: { id: 1002, username: 'mossy', display_name: 'Mossy Pine' }, owns: { 2001: true } },
+};
+
+/** The options itch-login.js passes to the bridge, under their own names. */
+const DROP_IN_OPTIONS = {
+  clientId: 'YOUR_CLIENT_ID',
+  redirectUri: 'https://mygame.example/callback.html',
+  backend: 'https://mygame.example/auth/itch',
+  renew: 'https://mygame.example/api/renew',
+  mode: 'popup',
+};
+
 interface Run {
   options: Record<string, unknown>;
   calls: unknown[][];
   errors: string[];
 }
 
-/** Runs the minified drop-in: its login settles with `result`; the runtime's callFunction is `callFunction`. */
-async function run(result: object, callFunction?: (name: string, ...params: unknown[]) => unknown): Promise<Run> {
-  const code = await minified();
-  const seen: Run = { options: {}, calls: [], errors: [] };
+/**
+ * Runs the minified `action` under stand-ins: the bridge's `method` hands its arguments to
+ * `record` and settles with `result` through the callback name it was given (its last argument);
+ * the action's `runtime` is `runtime`.
+ */
+async function runAction(
+  action: string,
+  method: 'login' | 'fetch' | 'restore',
+  record: (args: string[]) => void,
+  result: object,
+  runtime: object,
+): Promise<void> {
+  const code = await minified(action);
   const scope = globalThis as Record<string, unknown>;
-  const errorBefore = console.error;
-  console.error = (...args: unknown[]) => void seen.errors.push(args.map(String).join(' '));
   try {
     scope['ItchOAuth'] = {
       bridge: {
-        login(optionsJson: string, callbackName: string) {
-          seen.options = JSON.parse(optionsJson) as Record<string, unknown>;
-          const [object, method] = callbackName.split('.') as [string, string];
-          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
+        [method](...args: string[]) {
+          record(args);
+          const [object, callback] = args.at(-1)!.split('.') as [string, string];
+          queueMicrotask(() =>
+            (scope[object] as Record<string, (json: string) => void>)[callback]!(JSON.stringify({ id: '1', ...result })),
+          );
           return '1';
         },
       },
     };
-    scope['testRuntime'] = {
-      callFunction: (name: string, ...params: unknown[]) => {
-        seen.calls.push([name, ...params]);
-        return callFunction?.(name, ...params);
-      },
-    };
+    scope['testRuntime'] = runtime;
     new Function(code)();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    return seen;
   } finally {
-    console.error = errorBefore;
     delete scope['ItchOAuth'];
     delete scope['testRuntime'];
     delete scope['ItchLoginConstruct'];
+  }
+}
+
+/** Runs the minified drop-in: its login settles with `result`; the runtime's callFunction is `callFunction`. */
+async function run(result: object, callFunction?: (name: string, ...params: unknown[]) => unknown): Promise<Run> {
+  const seen: Run = { options: {}, calls: [], errors: [] };
+  const errorBefore = console.error;
+  console.error = (...args: unknown[]) => void seen.errors.push(args.map(String).join(' '));
+  try {
+    await runAction(
+      'on-login-clicked.js',
+      'login',
+      ([optionsJson]) => (seen.options = JSON.parse(optionsJson!) as Record<string, unknown>),
+      result,
+      {
+        callFunction: (name: string, ...params: unknown[]) => {
+          seen.calls.push([name, ...params]);
+          return callFunction?.(name, ...params);
+        },
+      },
+    );
+    return seen;
+  } finally {
+    console.error = errorBefore;
   }
 }
 
@@ -87,17 +128,8 @@ describe('engines/construct after property renaming', () => {
   });
 
   it('passes the options under their own names, and the answer reaches ItchLoginSucceeded whole', async () => {
-    const seen = await run({
-      ok: true,
-      response: { user: { id: 1002, username: 'mossy', display_name: 'Mossy Pine' }, owns: { 2001: true } },
-    });
-    assert.deepEqual(seen.options, {
-      clientId: 'YOUR_CLIENT_ID',
-      redirectUri: 'https://mygame.example/callback.html',
-      backend: 'https://mygame.example/auth/itch',
-      renew: 'https://mygame.example/api/renew',
-      mode: 'popup',
-    });
+    const seen = await run(MOSSY_LOGIN);
+    assert.deepEqual(seen.options, DROP_IN_OPTIONS);
     assert.deepEqual(seen.calls, [
       [
         'ItchLoginSucceeded',
@@ -137,29 +169,11 @@ describe('engines/construct after property renaming', () => {
 
 /** Runs the minified save action: the bridge's fetch settles with `result`; returns what it saw and the action's globals. */
 async function runSave(result: object): Promise<{ url: string; init: unknown; callback: string; globalVars: Record<string, unknown> }> {
-  const code = await minified('on-save-clicked.js');
-  const scope = globalThis as Record<string, unknown>;
   const seen = { url: '', init: undefined as unknown, callback: '', globalVars: { Stars: 7 } as Record<string, unknown> };
-  try {
-    scope['ItchOAuth'] = {
-      bridge: {
-        fetch(url: string, initJson: string, callbackName: string) {
-          Object.assign(seen, { url, init: JSON.parse(initJson), callback: callbackName });
-          const [object, method] = callbackName.split('.') as [string, string];
-          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
-          return '1';
-        },
-      },
-    };
-    scope['testRuntime'] = { globalVars: seen.globalVars };
-    new Function(code)();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    return seen;
-  } finally {
-    delete scope['ItchOAuth'];
-    delete scope['testRuntime'];
-    delete scope['ItchLoginConstruct'];
-  }
+  const record = ([url, initJson, callbackName]: string[]) =>
+    Object.assign(seen, { url, init: JSON.parse(initJson!), callback: callbackName });
+  await runAction('on-save-clicked.js', 'fetch', record, result, { globalVars: seen.globalVars });
+  return seen;
 }
 
 describe('engines/construct ItchLogin.fetch after property renaming', () => {
@@ -181,47 +195,23 @@ describe('engines/construct ItchLogin.fetch after property renaming', () => {
 async function runRestore(
   result: object,
 ): Promise<{ options: unknown; callback: string; globalVars: Record<string, unknown>; warnings: string[] }> {
-  const code = await minified('on-start-of-layout.js');
-  const scope = globalThis as Record<string, unknown>;
   const seen = { options: undefined as unknown, callback: '', globalVars: {} as Record<string, unknown>, warnings: [] as string[] };
   const warnBefore = console.warn;
   console.warn = (...args: unknown[]) => void seen.warnings.push(args.map(String).join(' '));
   try {
-    scope['ItchOAuth'] = {
-      bridge: {
-        restore(optionsJson: string, callbackName: string) {
-          Object.assign(seen, { options: JSON.parse(optionsJson), callback: callbackName });
-          const [object, method] = callbackName.split('.') as [string, string];
-          queueMicrotask(() => (scope[object] as Record<string, (json: string) => void>)[method]!(JSON.stringify({ id: '1', ...result })));
-          return '1';
-        },
-      },
-    };
-    scope['testRuntime'] = { globalVars: seen.globalVars };
-    new Function(code)();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const record = ([optionsJson, callbackName]: string[]) =>
+      Object.assign(seen, { options: JSON.parse(optionsJson!), callback: callbackName });
+    await runAction('on-start-of-layout.js', 'restore', record, result, { globalVars: seen.globalVars });
     return seen;
   } finally {
     console.warn = warnBefore;
-    delete scope['ItchOAuth'];
-    delete scope['testRuntime'];
-    delete scope['ItchLoginConstruct'];
   }
 }
 
 describe('engines/construct ItchLogin.restore after property renaming', () => {
   it("passes the login's options under their own names, and a kept login's player reaches the action", async () => {
-    const seen = await runRestore({
-      ok: true,
-      response: { user: { id: 1002, username: 'mossy', display_name: 'Mossy Pine' }, owns: { 2001: true } },
-    });
-    assert.deepEqual(seen.options, {
-      clientId: 'YOUR_CLIENT_ID',
-      redirectUri: 'https://mygame.example/callback.html',
-      backend: 'https://mygame.example/auth/itch',
-      renew: 'https://mygame.example/api/renew',
-      mode: 'popup',
-    });
+    const seen = await runRestore(MOSSY_LOGIN);
+    assert.deepEqual(seen.options, DROP_IN_OPTIONS);
     assert.equal(seen.callback, 'ItchLoginConstruct.restored');
     assert.deepEqual(seen.globalVars, { SignedIn: true, PlayerName: 'Mossy Pine' });
   });

@@ -2,13 +2,12 @@
 // opener like any refusal (with its code, without a token), and an owner's `owns` reaches onLogin
 // on the collecting request. The popup login is started and bound as a browser does.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createStorage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { createTokenHandler, type LoginContext, type TokenHandlerOptions } from '../../src/server/index.js';
+import { popupSecrets } from './support/popup-login.js';
 
 const APP = 'http://127.0.0.1:5173';
 const STARFALL = C.games.starfallKeep;
@@ -68,9 +67,7 @@ async function begin(handler: (request: Request) => Promise<Response>, state: st
 const bindings = new Map<string, string>();
 
 async function pair(): Promise<{ verifier: string; state: string }> {
-  const verifier = randomBytes(32).toString('base64url');
-  const binding = await popupBindingOf(verifier);
-  const state = await popupStateOfBinding(binding);
+  const { verifier, binding, state } = await popupSecrets();
   bindings.set(state, binding);
   return { verifier, state };
 }

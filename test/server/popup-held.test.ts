@@ -5,15 +5,14 @@
 // cost: a collection without `Prefer` is answered at once (an opener from before), a client
 // that goes away ends its hold, and no number of held collections holds more than MAX_HELD.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createStorage } from 'unstorage';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { MAX_HELD, MAX_HOLD_S, preferredWait } from '../../src/server/popup/held-collection.js';
 import { CHECK_INTERVAL_MS } from '../../src/server/popup/wake.js';
 import { createTokenHandler, type TokenHandlerOptions } from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
+import { popupSecrets, popupStartUrl } from './support/popup-login.js';
 
 const APP = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
@@ -48,16 +47,8 @@ function post(body: unknown, headers: Record<string, string> = {}, url = `${APP}
 
 /** A login bound in this browser up to itch.io: its verifier, state and binding cookie. */
 async function begun(handler: (request: Request) => Promise<Response>) {
-  const verifier = randomBytes(32).toString('base64url');
-  const binding = await popupBindingOf(verifier);
-  const state = await popupStateOfBinding(binding);
-  const query = new URLSearchParams({
-    client_id: C.clients.demo.clientId,
-    redirect_uri: `${APP}/callback.html`,
-    scope: 'profile:me',
-    state,
-  });
-  const start = `${APP}/auth/itch?${query}`;
+  const { verifier, binding, state } = await popupSecrets();
+  const start = popupStartUrl(APP, state);
   assert.equal((await handler(new Request(start, { headers: { 'Sec-Fetch-Site': 'cross-site' } }))).status, 200);
   const bind = await handler(post({ popup_bind: state, opener: APP, binding }, {}, start));
   const cookie = bind.headers.get('set-cookie')!.split(';')[0]!;

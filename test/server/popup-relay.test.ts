@@ -6,16 +6,15 @@
 // left off, two deposits at once, floods, a store that fails; two handler instances sharing a real
 // Redis (Debian's redis-server, started here on a free port), Redis at its memory limit, and down.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { format } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { CODE_SLOTS, memoryPopupStore, NOTICE_SLOTS } from '../../src/server/popup/relay.js';
 import { createTokenHandler, type LoginContext, type Refusal, type TokenHandlerOptions } from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
+import { popupSecrets, popupStartUrl } from './support/popup-login.js';
 
 const APP = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
@@ -72,22 +71,14 @@ function post(
 const bindings = new Map<string, string>();
 
 async function pair(): Promise<{ verifier: string; binding: string; state: string }> {
-  const verifier = randomBytes(32).toString('base64url');
-  const binding = await popupBindingOf(verifier);
-  const state = await popupStateOfBinding(binding);
-  bindings.set(state, binding);
-  return { verifier, binding, state };
+  const secrets = await popupSecrets();
+  bindings.set(secrets.state, secrets.binding);
+  return secrets;
 }
 
 /** The start page's address for a state: the app's authorization request, on the backend. */
 function startUrl(state: string): string {
-  const query = new URLSearchParams({
-    client_id: C.clients.demo.clientId,
-    redirect_uri: `${APP}/callback.html`,
-    scope: 'profile:me',
-    state,
-  });
-  return `${APP}/auth/itch?${query}`;
+  return popupStartUrl(APP, state);
 }
 
 /**

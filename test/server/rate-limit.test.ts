@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Storage } from 'unstorage';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { memoryPopupStore } from '../../src/server/popup/relay.js';
 import { clientKey } from '../../src/server/rate-limit/client-address.js';
 import { createTokenHandler, type TokenHandlerOptions } from '../../src/server/index.js';
@@ -17,6 +16,7 @@ import { DEFAULT_RATE_LIMITS } from '../../src/server/rate-limit/options.js';
 import { redisMissing, useRedis } from './support/redis.js';
 import { durableObjectStore, ItchOAuthStore } from '../../src/cloudflare/index.js';
 import { memoryNamespace, type StoreClass } from '../cloudflare/support/durable-objects.js';
+import { popupSecrets, popupStartUrl } from './support/popup-login.js';
 
 const APP = 'http://127.0.0.1:5173';
 /** Where the tests' "socket address" travels: the handler reads it through `clientAddress`. */
@@ -181,16 +181,8 @@ describe('the ceiling of calls to itch.io', () => {
 
 /** A popup login bound in this browser, from `client`: its state and binding cookie. */
 async function boundPopup(handler: (request: Request) => Promise<Response>, client: string) {
-  const verifier = randomBytes(32).toString('base64url');
-  const binding = await popupBindingOf(verifier);
-  const state = await popupStateOfBinding(binding);
-  const query = new URLSearchParams({
-    client_id: C.clients.demo.clientId,
-    redirect_uri: `${APP}/callback.html`,
-    scope: 'profile:me',
-    state,
-  });
-  const startUrl = `${APP}/auth/itch?${query}`;
+  const { verifier, binding, state } = await popupSecrets();
+  const startUrl = popupStartUrl(APP, state);
   const start = (from = client) => handler(new Request(startUrl, { headers: { 'Sec-Fetch-Site': 'cross-site', [CLIENT]: from } }));
   assert.equal((await start()).status, 200);
   const bind = await handler(post({ popup_bind: state, opener: APP, binding }, client, {}, startUrl));
