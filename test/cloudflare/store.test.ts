@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleWorker } from './support/bundle-worker.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The part of Miniflare's API used here (its types are in examples/node_modules). */
@@ -88,20 +88,6 @@ export default {
   },
 };`;
 
-async function bundle(): Promise<string> {
-  const result = await build({
-    stdin: { contents: APP, resolveDir: root, loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
-}
-
 const persist = mkdtempSync(path.join(tmpdir(), 'itch-oauth-store-'));
 let script = '';
 /** Workers `a` and `b`, each its own script, bound to the one ItchOAuthStore of `a`. */
@@ -124,7 +110,7 @@ const worker = async (name: 'a' | 'b') => {
 
 before(async () => {
   if (skip) return;
-  script = await bundle();
+  script = await bundleWorker(APP, root);
   workerd = start();
 });
 after(async () => workerd?.dispose());

@@ -13,6 +13,7 @@ import { ERROR_CODES } from '../../src/core/errors.js';
 import { widget as de } from '../../src/i18n/locales/de.js';
 import { problems } from '../../src/i18n/locales/en.js';
 import { playerMessage } from '../../src/i18n/player-message.js';
+import { bundleWorker } from '../cloudflare/support/bundle-worker.js';
 
 /** `navigator` as each runtime has it, set on the global object for a test (and taken away after). */
 const runtimes: Record<string, object | undefined> = {
@@ -130,25 +131,12 @@ describe('playerMessage from the packed package, in Deno and in workerd', () => 
   });
 
   it('workerd: English with no network, in a Worker', { skip }, async () => {
-    const { build } = await import('esbuild');
-    const bundled = await build({
-      stdin: {
-        contents: `export default { async fetch() { ${PROGRAM.replace(/^\s*import .*$/m, '')}\n return Response.json(answer); } };\nimport { playerMessage } from 'itch-oauth-widget';`,
-        resolveDir: examples,
-        loader: 'js',
-      },
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['module', 'main'],
-      write: false,
-      logLevel: 'silent',
-    });
+    const contents = `export default { async fetch() { ${PROGRAM.replace(/^\s*import .*$/m, '')}\n return Response.json(answer); } };\nimport { playerMessage } from 'itch-oauth-widget';`;
+    const script = await bundleWorker(contents, examples);
     const { Miniflare } = createRequire(path.join(examples, 'package.json'))('miniflare') as {
       Miniflare: new (options: object) => { dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
     };
-    const workerd = new Miniflare({ modules: true, script: bundled.outputFiles[0]!.text, compatibilityDate: '2026-04-01' });
+    const workerd = new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01' });
     try {
       assert.deepEqual(await (await workerd.dispatchFetch('http://worker/')).json(), expected);
     } finally {
