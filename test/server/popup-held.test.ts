@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createStorage } from 'unstorage';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { MAX_HELD, MAX_HOLD_S, preferredWait } from '../../src/server/popup/held-collection.js';
+import { MAX_HELD, MAX_HELD_PER_CLIENT, MAX_HOLD_S, preferredWait } from '../../src/server/popup/held-collection.js';
 import { CHECK_INTERVAL_MS } from '../../src/server/popup/wake.js';
 import { createTokenHandler, type TokenHandlerOptions } from '../../src/server/index.js';
 import { redisMissing, useRedis } from './support/redis.js';
@@ -196,6 +196,27 @@ describe('held collection: Prefer, Preference-Applied', () => {
     await Promise.all(holding);
     const after = await handler(post({ popup_verifier: verifier }, { Prefer: 'wait=1' }));
     assert.equal(after.headers.get('preference-applied'), 'wait=1', 'the held ones were let go');
+  });
+
+  it(`holds at most ${MAX_HELD_PER_CLIENT} collections of one client address: another address is still held`, async () => {
+    // The address as a proxy of the site's wrote it (clientAddress), and a flood from one of them.
+    const handler = handlerWith({ clientAddress: (request) => request.headers.get('x-test-client') });
+    const { verifier } = await begun(handler);
+    const gone = new AbortController();
+    const flood = { Prefer: 'wait=20', 'X-Test-Client': '203.0.113.7' };
+    const holding = Array.from({ length: MAX_HELD_PER_CLIENT }, () =>
+      handler(post({ popup_verifier: verifier }, flood, undefined, gone.signal)),
+    );
+    await sleep(500);
+    const over = await handler(post({ popup_verifier: verifier }, flood));
+    assert.equal(over.status, 202);
+    assert.equal(over.headers.get('preference-applied'), null, 'the flooding address held one more');
+    const player = await handler(post({ popup_verifier: verifier }, { Prefer: 'wait=1', 'X-Test-Client': '198.51.100.20' }));
+    assert.equal(player.headers.get('preference-applied'), 'wait=1', 'another address was not held');
+    gone.abort();
+    await Promise.all(holding);
+    const later = await handler(post({ popup_verifier: verifier }, { ...flood, Prefer: 'wait=1' }));
+    assert.equal(later.headers.get('preference-applied'), 'wait=1', 'the address got its places back');
   });
 
   it('lets a framed game ask to hold (a CORS preflight allows Prefer) and read Preference-Applied', async () => {

@@ -23,6 +23,13 @@ export const MAX_HOLD_S = 25;
  * holding): memory stays bounded whatever the number of waiting openers.
  */
 export const MAX_HELD = 1000;
+/**
+ * How many of them one client address holds at once (where the handler knows addresses: see
+ * `clientAddress`): 30 players behind one shared address, each opener holding one, twice over.
+ * Beyond it that client's collections are answered at once, so that one address cannot take every
+ * place and leave the others' openers to ask once a second.
+ */
+export const MAX_HELD_PER_CLIENT = 60;
 
 /** The flags of a pending answer an opener may have read. */
 const FLAGS = ['arrived', 'confirm', 'delivering', 'unavailable'] as const;
@@ -62,24 +69,34 @@ function normalized(seen: string): string {
   return FLAGS.filter((flag) => known.has(flag)).join(',');
 }
 
-/** The collections one token handler holds. */
-export function heldCollections(wake: Wake) {
+/**
+ * The collections one token handler holds. `clientOf` names the client a request comes from (the
+ * key its rate limits count it under), or `undefined` where it is not known.
+ */
+export function heldCollections(wake: Wake, clientOf: (request: Request) => string | undefined = () => undefined) {
   let held = 0;
+  /** How many each known client holds now (none kept at zero). */
+  const heldBy = new Map<string, number>();
   return {
     /** How many are held now. */
     count: () => held,
     /**
-     * Answers a collection: `collectOnce()` at once when the request did not ask to wait or
-     * {@link MAX_HELD} are held; else `collectOnce()` again at every wake-up until its answer
-     * is not the pending one the opener knows, the wait is over, or the client went away.
+     * Answers a collection: `collectOnce()` at once when the request did not ask to wait, or
+     * {@link MAX_HELD} are held, or its client holds {@link MAX_HELD_PER_CLIENT}; else
+     * `collectOnce()` again at every wake-up until its answer is not the pending one the opener
+     * knows, the wait is over, or the client went away.
      */
     async collect(request: Request, state: string, keys: readonly string[], seen: string, collectOnce: () => Promise<Response>) {
       const wanted = preferredWait(request.headers.get('prefer'));
       if (wanted === undefined || held >= MAX_HELD) return collectOnce();
+      const client = clientOf(request);
+      const byClient = client === undefined ? 0 : (heldBy.get(client) ?? 0);
+      if (byClient >= MAX_HELD_PER_CLIENT) return collectOnce();
       const wait = Math.min(wanted, MAX_HOLD_S);
       const deadline = Date.now() + wait * 1000;
       const known = normalized(seen);
       held++;
+      if (client !== undefined) heldBy.set(client, byClient + 1);
       const armed = wake.arm(state, keys, request.signal);
       try {
         for (;;) {
@@ -94,6 +111,11 @@ export function heldCollections(wake: Wake) {
       } finally {
         armed.disarm();
         held--;
+        if (client !== undefined) {
+          const left = heldBy.get(client)! - 1;
+          if (left === 0) heldBy.delete(client);
+          else heldBy.set(client, left);
+        }
       }
     },
   };

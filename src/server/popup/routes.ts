@@ -54,6 +54,8 @@ export interface PopupRoutesOptions {
   redirectUri: string | undefined;
   /** Checks a deposit's token (the request is the deposit's, whose rate limit its check counts against). */
   verify(token: string, request: Request): Promise<Verified>;
+  /** The client a request comes from, as the rate limits count it (`undefined`: not known). */
+  clientOf(request: Request): string | undefined;
   logIn(login: PopupLogin, request: Request): Promise<Response>;
 }
 
@@ -96,7 +98,7 @@ export function popupRoutes(options: PopupRoutesOptions) {
       scope: query.get('scope') ?? 'profile:me',
       state,
     }).href;
-  const held = heldCollections(options.relay.wake);
+  const held = heldCollections(options.relay.wake, options.clientOf);
   const routes: Routes = { options, severs, mayOpen, authorizeUrl, held };
   return {
     start: (request: Request, own: string): Promise<Response> => start(routes, request, own),

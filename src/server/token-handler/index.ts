@@ -12,6 +12,7 @@ import { crossSiteProblem, isJsonContentType, readBodyWithLimit } from '../http/
 import type { User } from '../itch-api/login-schemas.js';
 import { PopupRelay } from '../popup/relay.js';
 import { popupRoutes } from '../popup/routes.js';
+import { clientKey } from '../rate-limit/client-address.js';
 import { memoryCounters } from '../rate-limit/counters.js';
 import { createLimiter, type LimitedRoute, type Limiter } from '../rate-limit/limiter.js';
 import { storeCounters } from '../rate-limit/store-counters.js';
@@ -175,6 +176,7 @@ function createRelay(
     clientId: settings.clientId,
     redirectUri: settings.redirectUri,
     verify,
+    clientOf: (request) => clientKey(settings.clientAddress?.(request)),
     logIn: (login, request) =>
       logIn({
         user: login.user as User,
