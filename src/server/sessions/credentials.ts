@@ -77,8 +77,9 @@ export function createCredentials(settings: SessionsSettings): Credentials {
     // token, and the players' proofs would then be refused. Any other proof is refused below
     // (the token, or the key it is bound to), so it need not be remembered.
     const replay: ProofReplay = async (proofKey, ttl) => {
-      const jkt = (await verified)?.cnf?.jkt;
-      return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, ttl);
+      const claims = await verified;
+      const jkt = claims?.cnf?.jkt;
+      return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, ttl, claims!.sub);
     };
     const [claims, proof] = await Promise.all([verified, scheme === 'DPoP' ? checkProof(request, origin, replay, token) : undefined]);
     if (claims === undefined) return { error: 'invalid_token', why: 'the game token is invalid or has expired' };

@@ -25,11 +25,19 @@ export type DpopError = 'invalid_token' | 'invalid_dpop_proof';
 /** A request's proof, checked: the thumbprint of the key that signed it. */
 export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
 
-/** Remembers each proof's `jti` for as long as its `iat` is acceptable: `true` the first time. */
-export type ProofReplay = (key: string, ttlSeconds: number) => Promise<boolean>;
+/**
+ * Remembers each proof's `jti` for as long as its `iat` is acceptable: `true` the first time.
+ * `player` is whose valid game token the proof came with (the token's `sub`), where known.
+ */
+export type ProofReplay = (key: string, ttlSeconds: number, player?: string) => Promise<boolean>;
 
 /** At most this many `jti`s in memory without a shared store (about 100 B each). */
-const MAX_REMEMBERED = 50_000;
+export const MAX_REMEMBERED = 50_000;
+/**
+ * Once the memory is half full, a player who holds this many of its `jti`s has its next proofs
+ * refused until some expire: one player (3 requests a second for 5 minutes) cannot fill it alone.
+ */
+export const MAX_REMEMBERED_PER_PLAYER = 1_000;
 /** A `jti` of at most this many characters (a store key stays small). */
 const MAX_JTI = 64;
 const PREFIX = 'itch-session:dpop:';
@@ -38,7 +46,9 @@ const PREFIX = 'itch-session:dpop:';
  * Where the `jti`s of accepted proofs are kept: with a `store` that has an atomic set-if-absent
  * (Redis `SET NX`, the Durable Object), there, so that a proof is accepted once across all the
  * instances that share it; otherwise in this process's memory, bounded: when it is full, the
- * oldest entry goes and every proof no newer than it is refused from then on (never accepted twice).
+ * oldest entry goes and every proof no newer than it is refused from then on (never accepted
+ * twice). So that no one player can bring that about (proofs dated 5 minutes ahead stay longest),
+ * a player holding {@link MAX_REMEMBERED_PER_PLAYER} of a memory half full is refused first.
  */
 export function createProofReplay(store: Storage | undefined): ProofReplay {
   const driver = store?.getMount(PREFIX).driver.name;
@@ -51,17 +61,39 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
       });
   }
   /** Each `jti` until its proof's `iat` is no longer acceptable (ms since the epoch), oldest first. */
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { until: number; player: string | undefined }>();
+  /** The `jti`s each player holds in `seen`, with their ends. */
+  const byPlayer = new Map<string, Map<string, number>>();
   /** Proofs that expire no later than this may have been forgotten: refused. */
   let forgottenUpTo = -Infinity;
-  return async (key, ttl) => {
+  const forget = (key: string) => {
+    const player = seen.get(key)?.player;
+    seen.delete(key);
+    const held = player === undefined ? undefined : byPlayer.get(player);
+    held?.delete(key);
+    if (held?.size === 0) byPlayer.delete(player!);
+  };
+  /** Whether `player` may have one more remembered: below its share, or after its expired ones are dropped. */
+  const hasRoom = (player: string, now: number): boolean => {
+    const held = byPlayer.get(player);
+    if (held === undefined || held.size < MAX_REMEMBERED_PER_PLAYER || seen.size < MAX_REMEMBERED / 2) return true;
+    for (const [key, until] of held) if (until <= now) forget(key);
+    return held.size < MAX_REMEMBERED_PER_PLAYER;
+  };
+  return async (key, ttl, player) => {
     const now = Date.now();
     const expires = now + ttl * 1000;
-    if (expires <= forgottenUpTo || (seen.get(key) ?? 0) > now) return false;
-    seen.set(key, expires);
-    for (const [oldest, until] of seen) {
+    if (expires <= forgottenUpTo || (seen.get(key)?.until ?? 0) > now) return false;
+    if (player !== undefined && !hasRoom(player, now)) return false;
+    forget(key);
+    seen.set(key, { until: expires, player });
+    if (player !== undefined) {
+      const held = byPlayer.get(player) ?? new Map<string, number>();
+      byPlayer.set(player, held.set(key, expires));
+    }
+    for (const [oldest, { until }] of seen) {
       if (seen.size <= MAX_REMEMBERED && until > now) break;
-      seen.delete(oldest);
+      forget(oldest);
       forgottenUpTo = Math.max(forgottenUpTo, until);
     }
     return true;

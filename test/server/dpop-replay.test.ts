@@ -1,0 +1,61 @@
+// The memory of accepted DPoP proofs without a store (RFC 9449 section 11.1: a proof counts once),
+// attacked by a logged-in player: its proofs are remembered (it has a valid token), and proofs
+// dated 5 minutes ahead stay longest. Filling the memory would get every player's next proof
+// refused for up to 5 minutes (a full memory forgets its oldest and refuses everything no newer);
+// one player must not be able to do that, and no proof may ever be accepted twice.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DPOP_WINDOW_S, MAX_REMEMBERED, MAX_REMEMBERED_PER_PLAYER, createProofReplay } from '../../src/server/sessions/dpop.js';
+
+/** The longest a proof is remembered: dated as far ahead as accepted. */
+const AHEAD = 2 * DPOP_WINDOW_S;
+
+describe('the in-memory proof memory', () => {
+  it('accepts a proof once, and again only after it expired', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    const replay = createProofReplay(undefined);
+    assert.equal(await replay('jkt.a', 10, 'player'), true);
+    assert.equal(await replay('jkt.a', 10, 'player'), false, 'replayed');
+    assert.equal(await replay('jkt.a', 10, 'another'), false, 'replayed by another player');
+    t.mock.timers.tick(10_001);
+    assert.equal(await replay('jkt.a', 10, 'player'), true, 'its iat is no longer acceptable anyway');
+  });
+
+  it('one logged-in player flooding proofs dated ahead cannot get another player refused', async () => {
+    const replay = createProofReplay(undefined);
+    let accepted = 0;
+    for (let sent = 0; sent <= MAX_REMEMBERED; sent++) if (await replay(`attacker.${sent}`, AHEAD, '666')) accepted++;
+    // Alone, a player may hold up to half the memory; past that, its share.
+    assert.equal(accepted, MAX_REMEMBERED / 2, 'the flooding player was refused once half the memory was its');
+    assert.equal(await replay('attacker.fresh', AHEAD, '666'), false);
+    // Every other player: its own share, then the next proofs of the first are still accepted.
+    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`busy.${sent}`, AHEAD, '7'), true);
+    assert.equal(await replay('busy.more', AHEAD, '7'), false, 'a player at its share past half');
+    assert.equal(await replay('honest.1', DPOP_WINDOW_S, '1'), true, 'an honest player was refused');
+    assert.equal(await replay('honest.2', DPOP_WINDOW_S, '1'), true);
+  });
+
+  it('twenty-six players at their share fill it, and then nothing is accepted twice', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    // What filling it takes now: MAX_REMEMBERED / 2 from one player, and the rest at most
+    // MAX_REMEMBERED_PER_PLAYER each (26 itch.io accounts that each logged in). What it costs
+    // then is availability, never a replay: the oldest forgotten, anything no newer refused.
+    const replay = createProofReplay(undefined);
+    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`first.${sent}`, AHEAD, 'p0');
+    const players = (MAX_REMEMBERED / 2 + 1) / MAX_REMEMBERED_PER_PLAYER;
+    for (let player = 1; player <= Math.ceil(players); player++)
+      for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) await replay(`p${player}.${sent}`, AHEAD, `p${player}`);
+    assert.equal(await replay('first.0', AHEAD, 'someone'), false, 'a forgotten proof accepted again');
+    assert.equal(await replay('late.0', DPOP_WINDOW_S, 'honest'), false, 'a proof no newer than the forgotten one accepted');
+  });
+
+  it('gives a player at its share its room back as its proofs expire', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    const replay = createProofReplay(undefined);
+    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`other.${sent}`, AHEAD, 'other');
+    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`game.${sent}`, 1, 'game'), true);
+    assert.equal(await replay('game.more', 1, 'game'), false);
+    t.mock.timers.tick(1_001);
+    assert.equal(await replay('game.more', 1, 'game'), true, 'its expired proofs still counted against it');
+  });
+});
