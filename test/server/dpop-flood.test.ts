@@ -4,11 +4,10 @@
 // use up no room: otherwise anyone, with no login and a key of their own, fills it with proofs
 // dated 5 minutes ahead and every player's next request is refused as a replay for 5 minutes.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import { it } from 'node:test';
-import * as jose from 'jose';
 import { createSessions, createTokenHandler } from '../../src/server/index.js';
 import { DPOP_WINDOW_S } from '../../src/server/sessions/dpop.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const SITE = 'https://game.example';
@@ -18,17 +17,6 @@ const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 /** More proofs than the in-memory replay cache holds (50,000). */
 const FLOOD = 50_001;
-
-async function dpopKey() {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
-  return { privateKey, jwk: await jose.exportJWK(publicKey) };
-}
-
-async function proof(key: Awaited<ReturnType<typeof dpopKey>>, method: string, url: string, token: string | undefined, iat: number) {
-  const payload: Record<string, unknown> = { htm: method, htu: url, iat, jti: randomBytes(16).toString('base64url') };
-  if (token !== undefined) payload['ath'] = createHash('sha256').update(token).digest('base64url');
-  return new jose.SignJWT(payload).setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.jwk }).sign(key.privateKey);
-}
 
 it('a flood of proofs beside made-up tokens does not get the next player request refused', { timeout: 600_000 }, async () => {
   const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: SITE });
@@ -43,7 +31,6 @@ it('a flood of proofs beside made-up tokens does not get the next player request
   const me = sessions.route({ allow: ['game'] }, (_request, session) => Response.json(session.user));
 
   const player = await dpopKey();
-  const now = () => Math.floor(Date.now() / 1000);
   const login = await handler(
     new Request(`${SITE}/auth/itch`, {
       method: 'POST',
@@ -51,7 +38,7 @@ it('a flood of proofs beside made-up tokens does not get the next player request
         'Content-Type': 'application/json',
         Origin: GAME,
         'Sec-Fetch-Site': 'cross-site',
-        DPoP: await proof(player, 'POST', `${SITE}/auth/itch`, undefined, now()),
+        DPoP: await dpopProof(player, 'POST', `${SITE}/auth/itch`),
       },
       body: JSON.stringify({ access_token: TOKEN }),
     }),
@@ -62,12 +49,16 @@ it('a flood of proofs beside made-up tokens does not get the next player request
   // The attacker: no login, a key of its own, a made-up token, proofs dated as far ahead as accepted.
   const attacker = await dpopKey();
   const madeUp = 'made.up.token';
-  const ahead = now() + DPOP_WINDOW_S - 5;
+  const ahead = Math.floor(Date.now() / 1000) + DPOP_WINDOW_S - 5;
   for (let sent = 0; sent < FLOOD; sent += 500) {
     await Promise.all(
       Array.from({ length: Math.min(500, FLOOD - sent) }, async () => {
         const request = new Request(`${SITE}/api/me`, {
-          headers: { Origin: GAME, Authorization: `DPoP ${madeUp}`, DPoP: await proof(attacker, 'GET', `${SITE}/api/me`, madeUp, ahead) },
+          headers: {
+            Origin: GAME,
+            Authorization: `DPoP ${madeUp}`,
+            DPoP: await dpopProof(attacker, 'GET', `${SITE}/api/me`, { token: madeUp, iat: ahead }),
+          },
         });
         assert.equal((await me(request)).status, 401);
       }),
@@ -77,7 +68,11 @@ it('a flood of proofs beside made-up tokens does not get the next player request
   // The player's next request, with a fresh proof of its own key.
   const response = await me(
     new Request(`${SITE}/api/me`, {
-      headers: { Origin: GAME, Authorization: `DPoP ${gameToken}`, DPoP: await proof(player, 'GET', `${SITE}/api/me`, gameToken, now()) },
+      headers: {
+        Origin: GAME,
+        Authorization: `DPoP ${gameToken}`,
+        DPoP: await dpopProof(player, 'GET', `${SITE}/api/me`, { token: gameToken }),
+      },
     }),
   );
   assert.equal(response.status, 200, await response.clone().text());
