@@ -10,7 +10,6 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import * as jose from 'jose';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
 import { dpopKey, dpopProof } from '../support/dpop.js';
