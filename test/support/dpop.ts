@@ -11,7 +11,7 @@ export interface DpopSigner {
   jwk: JWK;
 }
 
-/** A game's key pair, ES256 as gameSession() makes it. */
+/** A game's key pair: ES256, the algorithm gameSession() signs its proofs with. */
 export interface DpopKey extends DpopSigner {
   privateKey: CryptoKey;
   /** The public key's thumbprint (RFC 7638): what a token bound to this key names as `cnf.jkt`. */
@@ -30,7 +30,7 @@ export interface DpopProofOptions {
   header?: Record<string, unknown>;
 }
 
-/** A new key pair for a game. Extractable, so that an attack test can put its private half where it must not be. */
+/** A new key pair for a game. Extractable (gameSession()'s is not), so that an attack test can put its private half where it must not be. */
 export async function dpopKey(): Promise<DpopKey> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(publicKey);
