@@ -1,10 +1,10 @@
 /*
- * Where a popup login waits between the popup's deposit and the opener's collection, and what
+ * Where a popup login waits between the popup's deposit and its hand-over to the opener, and what
  * else the handler keeps for popup logins. Two spaces, kept apart:
  *
  * - **Logins** (`itch-oauth:popup:<state>`): a login that itch.io vouched for, under its state,
- *   until the opener collects it or it expires. Written only after a deposit passed its binding
- *   cookie *and* itch.io accepted its token for this application, and at most
+ *   until it is handed over to the opener or it expires. Written only after a deposit passed its
+ *   binding cookie *and* itch.io accepted its token for this application, and at most
  *   {@link MAX_WAITING_PER_USER} per itch.io account at a time: a flood of them needs as many
  *   itch.io accounts, each of which approved this application.
  * - **Notices** (`itch-oauth:popup-notice:<slot>`): what an opener that cannot see its popup may
@@ -25,7 +25,7 @@ import type { Refusal } from '../http/answers.js';
 import { setIfAbsentOf, type SetIfAbsent } from './set-if-absent.js';
 import { wakeOf, type Wake } from './wake.js';
 
-/** How long a popup login may take, from the start page to the collection. */
+/** How long a popup login may take, from the start page to the hand-over. */
 export const POPUP_TTL_S = 10 * 60;
 
 /** `p.` and 43 base64url characters (a SHA-256): the state of a popup login. */
@@ -170,19 +170,19 @@ export class PopupRelay {
     return this.setIfAbsent.set(CLAIM_PREFIX + claim, POPUP_TTL_S);
   }
 
-  /** The login waiting under `state` (left in place) and the state's notice, read together: what a collection or a deposit needs first. */
-  async outcome(state: string): Promise<{ login: PopupLogin | undefined; notice: PopupNotice | undefined }> {
+  /** Reads the login waiting under `state` (left in place) and the state's notice together: what a collection or a deposit needs first. */
+  async readLoginAndNotice(state: string): Promise<{ login: PopupLogin | undefined; notice: PopupNotice | undefined }> {
     const [login, notice] = await readTogether(this.store, [LOGIN_PREFIX + state, NOTICE_PREFIX + slotOf(state)]);
     return { login: asLogin(login), notice: asNotice(state, notice) };
   }
 
   /**
-   * Keeps a verified login for its opener, if it is the first for its state (atomically: of two
-   * deposits at once, one wins) and its account has fewer than {@link MAX_WAITING_PER_USER}
-   * logins waiting. `'taken'` when another deposit has the state; `'busy'` when the account has
-   * too many logins waiting.
+   * Stores a verified login until it is handed over to its opener, if it is the first for its
+   * state (atomically: of two deposits at once, one wins) and its account has fewer than
+   * {@link MAX_WAITING_PER_USER} logins waiting. `'taken'` when another deposit has the state;
+   * `'busy'` when the account has too many logins waiting.
    */
-  async keep(state: string, login: PopupLogin, account: string): Promise<'kept' | 'taken' | 'busy'> {
+  async storeVerifiedLogin(state: string, login: PopupLogin, account: string): Promise<'stored' | 'taken' | 'busy'> {
     const waiting = await this.waiting(account);
     if (waiting.length >= MAX_WAITING_PER_USER) return 'busy';
     if (!(await this.claim(state))) return 'taken';
@@ -196,14 +196,15 @@ export class PopupRelay {
       throw error;
     }
     this.wake.changed(state);
-    return 'kept';
+    return 'stored';
   }
 
   /**
-   * Takes the login out of the store, once: of several collections at once (on several
-   * instances), only one gets `true`; it is removed before the caller uses it.
+   * Claims the login of `state` for its hand-over to the opener, once: of several collections at
+   * once (on several instances), only one gets `true`, and the login is removed from the store
+   * before the caller hands it over.
    */
-  async take(state: string, account: string): Promise<boolean> {
+  async claimForHandOver(state: string, account: string): Promise<boolean> {
     if (!(await this.claim(`${state}:collected`))) return false;
     await this.store.removeItem(LOGIN_PREFIX + state);
     await this.setWaiting(
@@ -227,10 +228,10 @@ export class PopupRelay {
   }
 
   /**
-   * Keeps the binding of a code-confirmed login in the first free code slot from its own:
-   * `'bound'`, `'taken'` when the state has one already, `'full'` when no slot is free.
+   * Stores the binding of a code-confirmed login in the first free code slot from its own:
+   * `'stored'`, `'taken'` when the state has one already, `'full'` when no slot is free.
    */
-  async bindCode(state: string, binding: string): Promise<'bound' | 'taken' | 'full'> {
+  async storeCodeBinding(state: string, binding: string): Promise<'stored' | 'taken' | 'full'> {
     let free: number | undefined;
     for (const { slot, entry } of await this.codeSlots(state)) {
       if (entry?.state === state) return 'taken';
@@ -238,11 +239,11 @@ export class PopupRelay {
     }
     if (free === undefined) return 'full';
     await this.store.setItem(CODE_PREFIX + free, { at: Date.now(), state, binding } satisfies CodeBinding, { ttl: POPUP_TTL_S });
-    return 'bound';
+    return 'stored';
   }
 
-  /** The SHA-256 of the code-confirmed binding of `state`, if there is one. */
-  async codeBinding(state: string): Promise<string | undefined> {
+  /** Reads the SHA-256 of the code-confirmed binding of `state`, if there is one. */
+  async readCodeBinding(state: string): Promise<string | undefined> {
     return (await this.codeSlots(state)).find(({ entry }) => entry?.state === state)?.entry?.binding;
   }
 
@@ -260,20 +261,24 @@ export class PopupRelay {
     });
   }
 
-  /** The notice of `state`, if its slot holds one for this state. */
-  async notice(state: string): Promise<PopupNotice | undefined> {
+  /** Reads the notice of `state`, if its slot holds one for this state. */
+  async readNotice(state: string): Promise<PopupNotice | undefined> {
     return asNotice(state, await this.store.getItem<PopupNotice>(NOTICE_PREFIX + slotOf(state)));
   }
 
-  /** Adds to the notice of `state` (`undefined` fields remove), in its slot; `read`: what {@link outcome} just read, not read again. */
-  async note(state: string, change: Partial<Omit<PopupNotice, 'at' | 'state'>>, read?: { notice: PopupNotice | undefined }): Promise<void> {
-    const notice: PopupNotice = { ...(read === undefined ? await this.notice(state) : read.notice), ...change, at: Date.now(), state };
+  /** Updates the notice of `state` (`undefined` fields remove), in its slot; `read`: what {@link readLoginAndNotice} just read, not read again. */
+  async updateNotice(
+    state: string,
+    change: Partial<Omit<PopupNotice, 'at' | 'state'>>,
+    read?: { notice: PopupNotice | undefined },
+  ): Promise<void> {
+    const notice: PopupNotice = { ...(read === undefined ? await this.readNotice(state) : read.notice), ...change, at: Date.now(), state };
     await this.store.setItem(NOTICE_PREFIX + slotOf(state), JSON.parse(JSON.stringify(notice)) as PopupNotice, { ttl: POPUP_TTL_S });
     this.wake.changed(state);
   }
 
-  /** Removes the notice of `state` (once its refusal is collected). */
-  async forget(state: string): Promise<void> {
-    if ((await this.notice(state)) !== undefined) await this.store.removeItem(NOTICE_PREFIX + slotOf(state));
+  /** Removes the notice of `state` (once its refusal is handed over, or its login stored). */
+  async clearNotice(state: string): Promise<void> {
+    if ((await this.readNotice(state)) !== undefined) await this.store.removeItem(NOTICE_PREFIX + slotOf(state));
   }
 }

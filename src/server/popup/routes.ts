@@ -134,7 +134,7 @@ async function start(routes: Routes, request: Request, own: string): Promise<Res
   if (severedOpener === 'confirm') {
     // An opener that cannot see its popup learns from this notice to show the code too.
     try {
-      await relay.note(state, { confirm: true });
+      await relay.updateNotice(state, { confirm: true });
     } catch (error) {
       return markRefusal(popupUnavailablePage(request.headers.get('accept-language')), { status: 503, message: storeFailure(error) });
     }
@@ -181,14 +181,14 @@ async function bind(routes: Routes, request: Request, own: string, body: BindReq
         severedOpener === 'confirm'
           ? 'the person did not confirm the code of the popup login'
           : 'the popup had no opener to check, and the site does not ask the person to confirm a code (popup.severedOpener)';
-      if ((await relay.codeBinding(state)) === undefined)
-        await relay.note(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
+      if ((await relay.readCodeBinding(state)) === undefined)
+        await relay.updateNotice(state, { refusal: { status: 403, message: why, code: 'popup_unverified' } });
       return errorResponse(403, why, 'popup_unverified');
     }
     const secret = createState();
-    const bound = await relay.bindCode(state, await sha256Base64url(secret));
-    if (bound === 'taken') return errorResponse(409, 'this popup login was confirmed already');
-    if (bound === 'full')
+    const stored = await relay.storeCodeBinding(state, await sha256Base64url(secret));
+    if (stored === 'taken') return errorResponse(409, 'this popup login was confirmed already');
+    if (stored === 'full')
       return errorResponse(503, 'too many logins are waiting for a code confirmation: try again in a few minutes', undefined, {
         'Retry-After': '60',
       });
@@ -211,7 +211,7 @@ async function bind(routes: Routes, request: Request, own: string, body: BindReq
   // The store is read once before the player leaves for itch.io: where it is down, the login
   // could not be collected after the consent page, so the popup stops here (503,
   // service_unavailable), whatever the opener's first collection has learnt by then.
-  await relay.notice(state);
+  await relay.readNotice(state);
   const cookie = bindingCookie(state, { kind: 'opener', binding: body.binding, opener: body.opener }, secure);
   const answer = { authorize: authorizeUrl(new URL(request.url).searchParams, state), severs: await severs() };
   return withCookies(jsonResponse(200, answer), [...overflowingBindingCookies(request), cookie]);
@@ -232,30 +232,30 @@ async function deposit(routes: Routes, request: Request, own: string, token: str
   if (binding?.kind === 'opener') {
     if ((await popupStateOfBinding(binding.binding)) === state && mayOpen(binding.opener, own)) startedFrom = binding.opener;
   } else if (binding?.kind === 'code') {
-    const kept = await relay.codeBinding(state);
-    if (kept !== undefined && kept === (await sha256Base64url(binding.secret))) startedFrom = null;
+    const stored = await relay.readCodeBinding(state);
+    if (stored !== undefined && stored === (await sha256Base64url(binding.secret))) startedFrom = null;
   }
   if (startedFrom === undefined) return errorResponse(403, 'this popup login was not started in this browser', 'state_mismatch');
-  const read = await relay.outcome(state);
+  const read = await relay.readLoginAndNotice(state);
   if (read.login !== undefined) return errorResponse(409, 'this popup login already has an outcome');
 
-  await relay.note(state, { delivering: true }, read);
+  await relay.updateNotice(state, { delivering: true }, read);
   const verified = await options.verify(token, request);
   if (verified instanceof Response) {
     // itch.io could not be asked: nothing is kept, and the capture's retry may deposit again.
-    if (verified.status >= 500) await relay.note(state, { delivering: undefined, unavailable: true });
-    else await relay.note(state, { delivering: undefined, refusal: refusalOf(verified) });
+    if (verified.status >= 500) await relay.updateNotice(state, { delivering: undefined, unavailable: true });
+    else await relay.updateNotice(state, { delivering: undefined, refusal: refusalOf(verified) });
     return verified;
   }
-  const kept = await relay.keep(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
-  if (kept === 'taken') return errorResponse(409, 'this popup login already has an outcome');
-  if (kept === 'busy') {
+  const stored = await relay.storeVerifiedLogin(state, { at: Date.now(), ...verified, token, startedFrom }, accountOf(verified.user));
+  if (stored === 'taken') return errorResponse(409, 'this popup login already has an outcome');
+  if (stored === 'busy') {
     const why = `this itch.io account already has ${MAX_WAITING_PER_USER} popup logins waiting: finish or close them, then try again`;
-    await relay.note(state, { delivering: undefined, refusal: { status: 429, message: why } });
+    await relay.updateNotice(state, { delivering: undefined, refusal: { status: 429, message: why } });
     return errorResponse(429, why, undefined, { 'Retry-After': '60' });
   }
   // Its notice said "being checked"; the login itself now says more.
-  await relay.forget(state).catch(() => undefined);
+  await relay.clearNotice(state).catch(() => undefined);
   return jsonResponse(202, { deposited: true }, { 'Set-Cookie': clearBindingCookie(state, !plain) });
 }
 
@@ -278,16 +278,16 @@ async function collectOnce(routes: Routes, request: Request, origin: string, sta
   const { options } = routes;
   const { relay } = options;
   // One read for both: a verifier nobody bound costs the store one request.
-  const { login, notice } = await relay.outcome(state);
+  const { login, notice } = await relay.readLoginAndNotice(state);
   if (login !== undefined) {
     if (login.startedFrom !== null && origin !== login.startedFrom) {
       return errorResponse(403, `this popup login was started from ${login.startedFrom}, not from ${origin}`, 'state_mismatch');
     }
-    if (!(await relay.take(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
+    if (!(await relay.claimForHandOver(state, accountOf(login.user)))) return errorResponse(409, 'this popup login was collected already');
     return options.logIn(login, request);
   }
   if (notice?.refusal !== undefined) {
-    await relay.forget(state);
+    await relay.clearNotice(state);
     // Told to onError already, when it was made: handed on here, not told twice.
     return jsonResponse(notice.refusal.status, refusalBody(notice.refusal));
   }
