@@ -6,7 +6,7 @@
  * 2. **Bind** (`POST {"popup_bind", "opener", "binding"}` from that page, same-origin): once the
  *    page's opener answered its `postMessage` with the login's binding, from an origin the site
  *    allows, the handler checks `p.` + SHA-256(binding) is the state and sets the binding cookie
- *    (see `binding.ts`), which records the opener's origin. With no opener, the person confirms
+ *    (see `binding-cookie.ts`), which records the opener's origin. With no opener, the person confirms
  *    a code, or the login ends with `popup_unverified`, as the site chose.
  * 3. **Deposit** (`POST {"access_token", "state"}` from the callback page's capture): refused
  *    before anything else without the state's binding cookie (on https: the `__Host-` one);
@@ -20,7 +20,7 @@ import { createState, popupStateOf, popupStateOfBinding, sha256Base64url } from 
 import { errorResponse, jsonResponse, markRefusal, refusalBody, refusalOf, storeFailure } from '../http/answers.js';
 import { isLoopbackOrigin } from '../http/own-origin.js';
 import { heldCollections } from './held-collection.js';
-import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding.js';
+import { bindingCookie, clearBindingCookie, overflowingBindingCookies, readBinding } from './binding-cookie.js';
 import { BASE64URL_256, MAX_WAITING_PER_USER, POPUP_STATE, type PopupLogin, type PopupRelay } from './relay.js';
 import { authorizationPageSevers } from './severs.js';
 import { popupStartPage, popupUnavailablePage, type SeveredOpener } from './start-page.js';

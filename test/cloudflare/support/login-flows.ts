@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Storage } from 'unstorage';
 import { popupBindingOf, popupStateOfBinding } from '../../../src/core/state.js';
-import { bindingCookie } from '../../../src/server/popup/binding.js';
+import { bindingCookie } from '../../../src/server/popup/binding-cookie.js';
 import { DEFAULT_SEED_CREDENTIALS as C, type RunningEmulator } from '../../../src/emulator/index.js';
 import { dpopKey, dpopProof } from '../../support/dpop.js';
 import { memoryNamespace, type StoreClass } from './durable-objects.js';

@@ -12,7 +12,7 @@
  * - `o.<binding>.<opener origin, base64url>`: the opener handed the start page the login's
  *   binding (`p.` + SHA-256(binding) is the state), and its origin is the one the start page saw
  *   the answer come from. A deposit checks the hash again: no store is needed.
- * - `c.<secret>`: the person confirmed a code; the secret's SHA-256 waits in the login's notice.
+ * - `c.<secret>`: the person confirmed a code; the secret's SHA-256 waits in the relay's code binding.
  */
 import { parse as parseCookies, serialize as serializeCookie } from 'hono/utils/cookie';
 import { BASE64URL_256, POPUP_TTL_S } from './relay.js';
