@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { SEEN } from '../popup/held-collection.js';
 import { BASE64URL_256, POPUP_STATE } from '../popup/relay.js';
-import type { BindRequest } from '../popup/routes.js';
+import type { BindRequest } from '../popup/step-context.js';
 
 /** What a request asks for. */
 export type Body =

@@ -111,7 +111,7 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     }
     if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {
-      if (body.kind === 'collect') return await relay.collect(request, body.verifier, body.seen);
+      if (body.kind === 'collect') return await relay.handOver(request, body.verifier, body.seen);
       if (body.kind === 'bind') return await relay.bind(request, own, body.bind);
       return await relay.deposit(request, own, body.token, body.state);
     } catch (error) {
