@@ -5,7 +5,11 @@
 // one player must not be able to do that, and no proof may ever be accepted twice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DPOP_WINDOW_S, MAX_REMEMBERED, MAX_REMEMBERED_PER_PLAYER, createProofReplay } from '../../src/server/sessions/dpop.js';
+import { DPOP_WINDOW_S, MAX_REMEMBERED, MAX_REMEMBERED_PER_PLAYER, checkProof, createProofReplay } from '../../src/server/sessions/dpop.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
+
+/** The end of a proof remembered `ttl` seconds from now (seconds since the epoch, as checkProof gives it: the proof's iat + 300). */
+const end = (ttl: number) => Date.now() / 1000 + ttl;
 
 /** The longest a proof is remembered: dated as far ahead as accepted. */
 const AHEAD = 2 * DPOP_WINDOW_S;
@@ -14,25 +18,25 @@ describe('the in-memory proof memory', () => {
   it('accepts a proof once, and again only after it expired', async (t) => {
     t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
     const replay = createProofReplay(undefined);
-    assert.equal(await replay('jkt.a', 10, 'player'), true);
-    assert.equal(await replay('jkt.a', 10, 'player'), false, 'replayed');
-    assert.equal(await replay('jkt.a', 10, 'another'), false, 'replayed by another player');
+    assert.equal(await replay('jkt.a', end(10), 'player'), true);
+    assert.equal(await replay('jkt.a', end(10), 'player'), false, 'replayed');
+    assert.equal(await replay('jkt.a', end(10), 'another'), false, 'replayed by another player');
     t.mock.timers.tick(10_001);
-    assert.equal(await replay('jkt.a', 10, 'player'), true, 'its iat is no longer acceptable anyway');
+    assert.equal(await replay('jkt.a', end(10), 'player'), true, 'its iat is no longer acceptable anyway');
   });
 
   it('one logged-in player flooding proofs dated ahead cannot get another player refused', async () => {
     const replay = createProofReplay(undefined);
     let accepted = 0;
-    for (let sent = 0; sent <= MAX_REMEMBERED; sent++) if (await replay(`attacker.${sent}`, AHEAD, '666')) accepted++;
+    for (let sent = 0; sent <= MAX_REMEMBERED; sent++) if (await replay(`attacker.${sent}`, end(AHEAD), '666')) accepted++;
     // Alone, a player may hold up to half the memory; past that, its share.
     assert.equal(accepted, MAX_REMEMBERED / 2, 'the flooding player was refused once half the memory was its');
-    assert.equal(await replay('attacker.fresh', AHEAD, '666'), false);
+    assert.equal(await replay('attacker.fresh', end(AHEAD), '666'), false);
     // Every other player: its own share, then the next proofs of the first are still accepted.
-    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`busy.${sent}`, AHEAD, '7'), true);
-    assert.equal(await replay('busy.more', AHEAD, '7'), false, 'a player at its share past half');
-    assert.equal(await replay('honest.1', DPOP_WINDOW_S, '1'), true, 'an honest player was refused');
-    assert.equal(await replay('honest.2', DPOP_WINDOW_S, '1'), true);
+    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`busy.${sent}`, end(AHEAD), '7'), true);
+    assert.equal(await replay('busy.more', end(AHEAD), '7'), false, 'a player at its share past half');
+    assert.equal(await replay('honest.1', end(DPOP_WINDOW_S), '1'), true, 'an honest player was refused');
+    assert.equal(await replay('honest.2', end(DPOP_WINDOW_S), '1'), true);
   });
 
   it('twenty-six players at their share fill it, and then nothing is accepted twice', async (t) => {
@@ -41,21 +45,43 @@ describe('the in-memory proof memory', () => {
     // MAX_REMEMBERED_PER_PLAYER each (26 itch.io accounts that each logged in). What it costs
     // then is availability, never a replay: the oldest forgotten, anything no newer refused.
     const replay = createProofReplay(undefined);
-    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`first.${sent}`, AHEAD, 'p0');
+    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`first.${sent}`, end(AHEAD), 'p0');
     const players = (MAX_REMEMBERED / 2 + 1) / MAX_REMEMBERED_PER_PLAYER;
     for (let player = 1; player <= Math.ceil(players); player++)
-      for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) await replay(`p${player}.${sent}`, AHEAD, `p${player}`);
-    assert.equal(await replay('first.0', AHEAD, 'someone'), false, 'a forgotten proof accepted again');
-    assert.equal(await replay('late.0', DPOP_WINDOW_S, 'honest'), false, 'a proof no newer than the forgotten one accepted');
+      for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) await replay(`p${player}.${sent}`, end(AHEAD), `p${player}`);
+    assert.equal(await replay('first.0', end(AHEAD), 'someone'), false, 'a forgotten proof accepted again');
+    assert.equal(await replay('late.0', end(DPOP_WINDOW_S), 'honest'), false, 'a proof no newer than the forgotten one accepted');
   });
 
   it('gives a player at its share its room back as its proofs expire', async (t) => {
     t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
     const replay = createProofReplay(undefined);
-    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`other.${sent}`, AHEAD, 'other');
-    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`game.${sent}`, 1, 'game'), true);
-    assert.equal(await replay('game.more', 1, 'game'), false);
+    for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`other.${sent}`, end(AHEAD), 'other');
+    for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`game.${sent}`, end(1), 'game'), true);
+    assert.equal(await replay('game.more', end(1), 'game'), false);
     t.mock.timers.tick(1_001);
-    assert.equal(await replay('game.more', 1, 'game'), true, 'its expired proofs still counted against it');
+    assert.equal(await replay('game.more', end(1), 'game'), true, 'its expired proofs still counted against it');
+  });
+
+  it('refuses a proof forgotten once it was full when it is sent again, at any later moment', async (t) => {
+    // 100 ms into a second. The proof is checked as a request's (checkProof): what it is remembered
+    // until is its own iat + 300 s, not a time counted from the moment it is sent, which for the
+    // same proof sent later in another second would land past the mark of what was forgotten.
+    t.mock.timers.enable({ apis: ['Date'], now: 1_900_000_000_100 });
+    const site = 'https://game.example';
+    const replay = createProofReplay(undefined);
+    const token = 'a.game.token';
+    const proof = await dpopProof(await dpopKey(), 'GET', `${site}/api/me`, { token });
+    const check = () =>
+      checkProof(new Request(`${site}/api/me`, { headers: { DPoP: proof } }), site, (key, until) => replay(key, until, 'player'), token);
+    assert.ok('jkt' in (await check()));
+    // Filled by others' proofs of this very moment (twenty-six players at their share can), one past
+    // its size: the player's proof, the oldest, is forgotten, and the mark is where it ended.
+    let filled = 0;
+    for (let player = 0; filled < MAX_REMEMBERED; player++)
+      for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER && filled < MAX_REMEMBERED; sent++)
+        if (await replay(`p${player}.${sent}`, end(DPOP_WINDOW_S), `p${player}`)) filled++;
+    t.mock.timers.tick(2_800); // 900 ms into a later second
+    assert.deepEqual(await check(), { error: 'invalid_dpop_proof', why: 'the DPoP proof was used before' });
   });
 });

@@ -76,10 +76,10 @@ export function createCredentials(settings: SessionsSettings): Credentials {
     // otherwise anyone could fill that room with proofs of a key of their own beside a made-up
     // token, and the players' proofs would then be refused. Any other proof is refused below
     // (the token, or the key it is bound to), so it need not be remembered.
-    const replay: ProofReplay = async (proofKey, ttl) => {
+    const replay: ProofReplay = async (proofKey, until) => {
       const claims = await verified;
       const jkt = claims?.cnf?.jkt;
-      return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, ttl, claims!.sub);
+      return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, until, claims!.sub);
     };
     const [claims, proof] = await Promise.all([verified, scheme === 'DPoP' ? checkProof(request, origin, replay, token) : undefined]);
     if (claims === undefined) return { error: 'invalid_token', why: 'the game token is invalid or has expired' };

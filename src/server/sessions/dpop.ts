@@ -26,10 +26,12 @@ export type DpopError = 'invalid_token' | 'invalid_dpop_proof';
 export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
 
 /**
- * Remembers each proof's `jti` for as long as its `iat` is acceptable: `true` the first time.
+ * Remembers each proof's `jti` until `until` (seconds since the epoch: its `iat` plus
+ * {@link DPOP_WINDOW_S}, when its `iat` stops being acceptable): `true` the first time. `until` is
+ * the proof's own, the same at every use, never a time counted from the moment of a use.
  * `player` is whose valid game token the proof came with (the token's `sub`), where known.
  */
-export type ProofReplay = (key: string, ttlSeconds: number, player?: string) => Promise<boolean>;
+export type ProofReplay = (key: string, until: number, player?: string) => Promise<boolean>;
 
 /** At most this many `jti`s in memory without a shared store (about 100 B each). */
 export const MAX_REMEMBERED = 50_000;
@@ -54,8 +56,8 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
   const driver = store?.getMount(PREFIX).driver.name;
   if (store !== undefined && (driver === 'redis' || driver === DURABLE_OBJECT_DRIVER)) {
     const shared: SetIfAbsent = setIfAbsentOf(store, PREFIX);
-    return (key, ttl) =>
-      shared.set(PREFIX + key, ttl).catch((error: unknown) => {
+    return (key, until) =>
+      shared.set(PREFIX + key, Math.max(1, Math.ceil(until - Date.now() / 1000))).catch((error: unknown) => {
         // Redis errors carry the command's arguments: the message names only the class.
         throw new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
       });
@@ -77,13 +79,15 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
   const hasRoom = (player: string, now: number): boolean => {
     const held = byPlayer.get(player);
     if (held === undefined || held.size < MAX_REMEMBERED_PER_PLAYER || seen.size < MAX_REMEMBERED / 2) return true;
-    for (const [key, until] of held) if (until <= now) forget(key);
+    for (const [key, until] of held) if (until < now) forget(key);
     return held.size < MAX_REMEMBERED_PER_PLAYER;
   };
-  return async (key, ttl, player) => {
+  return async (key, end, player) => {
     const now = Date.now();
-    const expires = now + ttl * 1000;
-    if (expires <= forgottenUpTo || (seen.get(key)?.until ?? 0) > now) return false;
+    // The proof's own end, whenever it is sent: one counted from this moment would, for the same
+    // proof sent again in a later second, land past `forgottenUpTo` once it had been forgotten.
+    const expires = end * 1000;
+    if (expires <= forgottenUpTo || (seen.get(key)?.until ?? -Infinity) >= now) return false;
     if (player !== undefined && !hasRoom(player, now)) return false;
     forget(key);
     seen.set(key, { until: expires, player });
@@ -182,7 +186,7 @@ export async function checkProof(request: Request, own: string, replay: ProofRep
       token === undefined ? 'the DPoP proof names a token (ath) where none is presented' : 'the DPoP proof is for another token (ath)',
     );
   // Last, once everything else holds: only a proof that would be accepted uses up its jti.
-  if (!(await replay(`${jkt}.${jti}`, Math.max(1, Math.ceil(iat + DPOP_WINDOW_S - now))))) return refuse('the DPoP proof was used before');
+  if (!(await replay(`${jkt}.${jti}`, iat + DPOP_WINDOW_S))) return refuse('the DPoP proof was used before');
   return { jkt };
 }
 

@@ -39,7 +39,7 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
     // The proof of the request that collects the token (the popup collection, or the game's own
     // POST): the token is bound to its key. A bad proof is refused in either mode, never ignored.
     if (request.headers.has('dpop')) {
-      const proof = await checkProof(request, site, (key, ttl) => settings.replay(key, ttl, claims.sub));
+      const proof = await checkProof(request, site, (key, until) => settings.replay(key, until, claims.sub));
       if ('error' in proof) {
         console.warn(`itch-oauth-widget: refused (401): no game token for a login started from ${startedFrom}: ${proof.why}`);
         return dpopRefusal(proof.error, proof.why);
