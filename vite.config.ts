@@ -184,6 +184,15 @@ export default defineConfig(({ mode }): UserConfig => {
               // importers imports first; the call that takes the stand-ins away again (src/ui/lit.ts)
               // is in that chunk's own code, which runs after everything the chunk imports, Lit included.
               { name: 'no-dom-shim', test: /\/src\/ui\/no-dom-shim\.ts$/, priority: 4 },
+              // The words (English built in, the messages, playerMessage()) apart from the Lit
+              // elements and dialogs that show them: a server bundle of the main entry that only
+              // asks for words (a Worker calling playerMessage()) then leaves Lit and the no-DOM
+              // shim out (about 15 KB gzip of such a Worker; see src/ui/no-dom-shim.ts).
+              // (What the words read that the capture and the server's pages read too stays in
+              // chunks of its own, as it would without this group.)
+              { name: 'words', test: /\/src\/i18n\/(catalogue|load-locale|messages|player-message|locales\/en)\.ts$/, priority: 2 },
+              { name: 'page-document', test: /\/src\/core\/page-document\.ts$/, priority: 3 },
+              { name: 'match', test: /\/src\/i18n\/match\.ts$/, priority: 3 },
               // What the browser entries share with the server (the error codes, scopes, the
               // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
               { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },
