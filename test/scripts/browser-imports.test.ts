@@ -122,6 +122,36 @@ describe('the browser entries of dist/', () => {
     }
   });
 
+  // A Worker (or a game server's bundle) that asks the main entry for words only carries no Lit
+  // and no stand-ins for the DOM: the words are in a chunk apart from the elements' (see
+  // vite.config.ts), which the bundler then leaves out as the package's "sideEffects" allow.
+  it('. bundled as wrangler bundles for workerd, for playerMessage alone, holds no Lit and no no-DOM shim, and answers', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'itch-imports-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'entry.mjs'),
+        `import { playerMessage } from ${JSON.stringify(`${dist}index.js`)};\nconsole.log(JSON.stringify(await playerMessage('popup_closed')));`,
+      );
+      await build({
+        entryPoints: [path.join(dir, 'entry.mjs')],
+        outfile: path.join(dir, 'worker.mjs'),
+        bundle: true,
+        format: 'esm',
+        platform: 'neutral',
+        conditions: ['workerd', 'worker', 'browser'],
+        mainFields: ['module', 'main'],
+        nodePaths: [fileURLToPath(new URL('../../node_modules/', import.meta.url))],
+        logLevel: 'silent',
+      });
+      const bundle = readFileSync(path.join(dir, 'worker.mjs'), 'utf8');
+      assert.doesNotMatch(bundle, /lit-html|litElementVersions|LitElement/, 'Lit is in the bundle');
+      assert.doesNotMatch(bundle, /createTreeWalker|removeNoDomShim/, 'the no-DOM shim is in the bundle');
+      assert.equal(runModule(path.join(dir, 'worker.mjs')), 'The itch.io window was closed before the login finished.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   for (const entry of browserEntries) {
     it(`${entry} reaches no server library`, () => {
       const { found: imports, seen } = walk(entry);
