@@ -67,7 +67,7 @@ const UNDEFINED_NAME = /^error TS(2304|2552|2582|2583|2591|2580):/;
  * Guides whose blocks are not all quoted from a file CI runs yet (each still type-checked or
  * name-checked as before): every run lists what is left in them, so the list only shrinks.
  */
-const NOT_YET_QUOTED = new Set(['docs/guides/desktop.md', 'docs/guides/spa-vite.md']);
+const NOT_YET_QUOTED = new Set(['docs/guides/desktop.md']);
 const quotedOnly = (readme) => readme === 'README.md' || /^docs\/guides\/[^/]+\.md$/.test(readme);
 const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending', 'data-cross-origin']);
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);
