@@ -2,11 +2,10 @@
 // reads (Ed25519 verification; bound to a key, with the ES256 verification of its DPoP proof) and
 // logins (encryption or signing), beside a Map lookup, the cost of a server-side session table. One process, one operation at a time (one core): part of
 // `npm run bench` (bench/run.ts), or alone with `npx tsx bench/sessions.ts`.
-import { createHash, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createSessions, type LoginContext } from '../src/server/index.js';
+import { dpopKey, dpopProof, type DpopKey } from '../test/support/dpop.js';
 import { quantile } from './stats.js';
 
 const SITE = 'https://game.example';
@@ -21,21 +20,6 @@ export interface SessionsRow {
   p99Us: number;
 }
 
-/** A game's DPoP key (ES256), and proofs by it of `GET url` for a token, as gameSession() sends them. */
-async function dpopSigner() {
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  const jwk = await exportJWK(publicKey);
-  return (method: string, url: string, token?: string) =>
-    new SignJWT({
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-      ...(token === undefined ? {} : { ath: createHash('sha256').update(token).digest('base64url') }),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-      .sign(privateKey);
-}
 const user = {
   id: 1,
   username: 'leafo',
@@ -61,7 +45,8 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
     request: new Request(`${SITE}/auth/itch`, { method: 'POST', headers: dpop === undefined ? {} : { DPoP: dpop } }),
     startedFrom,
   });
-  const sign = await dpopSigner();
+  // A game's DPoP key (ES256), and proofs by it, as gameSession() sends them.
+  const game = await dpopKey();
 
   const cookieLogin = (await sessions.onLogin(context(SITE))) as { headers: Record<string, string> };
   const cookie = cookieLogin.headers['Set-Cookie']!.split(';')[0]!;
@@ -86,26 +71,28 @@ export async function measureSessions(): Promise<{ rows: SessionsRow[]; cookieBy
   // (it keeps 1,000), the worst case.
   const BOUND_READS = Number(process.env['BENCH_BOUND_READS'] ?? 30_000);
   const boundToken = (
-    (await ((await bound.onLogin(context(GAME, await sign('POST', `${SITE}/auth/itch`)))) as Response).json()) as {
+    (await ((await bound.onLogin(context(GAME, await dpopProof(game, 'POST', `${SITE}/auth/itch`)))) as Response).json()) as {
       gameToken: string;
     }
   ).gameToken;
   const sameBound: Request[] = [];
   for (let i = 0; i < BOUND_READS; i++) {
-    const headers = { Authorization: `DPoP ${boundToken}`, DPoP: await sign('GET', `${SITE}/api/me`, boundToken) };
+    const headers = { Authorization: `DPoP ${boundToken}`, DPoP: await dpopProof(game, 'GET', `${SITE}/api/me`, { token: boundToken }) };
     sameBound.push(new Request(`${SITE}/api/me`, { headers }));
   }
-  const players: { token: string; sign: Awaited<ReturnType<typeof dpopSigner>> }[] = [];
+  const players: { token: string; key: DpopKey }[] = [];
   for (let i = 0; i < DISTINCT; i++) {
-    const own = await dpopSigner();
-    const answer = (await bound.onLogin(context(GAME, await own('POST', `${SITE}/auth/itch`)))) as Response;
-    players.push({ token: ((await answer.json()) as { gameToken: string }).gameToken, sign: own });
+    const key = await dpopKey();
+    const answer = (await bound.onLogin(context(GAME, await dpopProof(key, 'POST', `${SITE}/auth/itch`)))) as Response;
+    players.push({ token: ((await answer.json()) as { gameToken: string }).gameToken, key });
   }
   const boundRequests: Request[] = [];
   for (let i = 0; i < BOUND_READS; i++) {
-    const { token, sign: own } = players[i % DISTINCT]!;
+    const { token, key } = players[i % DISTINCT]!;
     boundRequests.push(
-      new Request(`${SITE}/api/me`, { headers: { Authorization: `DPoP ${token}`, DPoP: await own('GET', `${SITE}/api/me`, token) } }),
+      new Request(`${SITE}/api/me`, {
+        headers: { Authorization: `DPoP ${token}`, DPoP: await dpopProof(key, 'GET', `${SITE}/api/me`, { token }) },
+      }),
     );
   }
   let turn = 0;

@@ -4,10 +4,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { createHash, randomBytes } from 'node:crypto';
-import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
 import { gameReady } from './support/demo-game.js';
 
 // createSessions' cookie on http (on https it is `__Host-itch-session`).
@@ -190,22 +190,11 @@ test('a POST from another origin is not signed in, though it carries the session
 test("the game's login answers a game token bound to its key and no cookie; the token renews at /api/game/renew and verifies with the JWK Set alone", async () => {
   // A login posted as the framed game's page would (its origin is one the sessions give game
   // tokens to), with a DPoP proof of each request by the game's key (RFC 9449).
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  const jwk = await exportJWK(publicKey);
-  const proof = (method: string, url: string, token?: string) =>
-    new SignJWT({
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-      ...(token === undefined ? {} : { ath: createHash('sha256').update(token).digest('base64url') }),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-      .sign(privateKey);
+  const game = await dpopKey();
   const accessToken = demo.emulator!.issueToken({ userId: C.users.gamer, clientId: demo.login.clientId, scopes: 'profile:me' });
   const login = await fetch(`${demo.url}/auth/itch`, {
     method: 'POST',
-    headers: { Origin: demo.gameUrl, 'Content-Type': 'application/json', DPoP: await proof('POST', `${demo.url}/auth/itch`) },
+    headers: { Origin: demo.gameUrl, 'Content-Type': 'application/json', DPoP: await dpopProof(game, 'POST', `${demo.url}/auth/itch`) },
     body: JSON.stringify({ access_token: accessToken }),
   });
   expect(login.status).toBe(200);
@@ -216,7 +205,11 @@ test("the game's login answers a game token bound to its key and no cookie; the 
   const renewUrl = `${demo.url}/api/game/renew`;
   const renewed = await fetch(renewUrl, {
     method: 'POST',
-    headers: { Origin: demo.gameUrl, Authorization: `DPoP ${gameToken}`, DPoP: await proof('POST', renewUrl, gameToken) },
+    headers: {
+      Origin: demo.gameUrl,
+      Authorization: `DPoP ${gameToken}`,
+      DPoP: await dpopProof(game, 'POST', renewUrl, { token: gameToken }),
+    },
   });
   expect(renewed.status).toBe(200);
   expect(renewed.headers.get('access-control-allow-origin')).toBe(demo.gameUrl);
@@ -224,9 +217,9 @@ test("the game's login answers a game token bound to its key and no cookie; the 
   const keys = (await (await fetch(`${demo.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
   const { payload } = await jwtVerify(fresh, createLocalJWKSet(keys), { audience: demo.url });
   expect(payload.sub).toBe(String(C.users.gamer));
-  expect(payload['cnf']).toEqual({ jkt: await calculateJwkThumbprint(jwk) });
+  expect(payload['cnf']).toEqual({ jkt: game.jkt });
   const progressUrl = `${demo.url}/api/game/progress`;
-  const headers = async () => ({ Authorization: `DPoP ${fresh}`, DPoP: await proof('GET', progressUrl, fresh) });
+  const headers = async () => ({ Authorization: `DPoP ${fresh}`, DPoP: await dpopProof(game, 'GET', progressUrl, { token: fresh }) });
   expect((await fetch(progressUrl, { headers: await headers() })).status).toBe(200);
   expect((await fetch(progressUrl, { headers: { Authorization: `Bearer ${fresh}` } })).status, 'bound: never as Bearer').toBe(401);
   expect((await fetch(renewUrl, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);

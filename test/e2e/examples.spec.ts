@@ -10,16 +10,16 @@
 // ends TLS) a Secure __Host- cookie though the request is http. (examples/phaser-game, a game
 // built with Vite and played on its canvas, has its own spec: phaser-game.spec.ts.)
 import { spawnSync } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import * as jose from 'jose';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
 import { freePort } from './support/free-port.js';
 import { startServer, stopServer, type RunningServer } from './support/server-process.js';
 import { userEnvironment } from './support/user-env.js';
@@ -519,28 +519,17 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         const origin = running!.origin;
         const gameOrigin = origin.replace('127.0.0.1', 'localhost');
         // The player's own game, with its key: each request with a DPoP proof of its own (RFC 9449).
-        const key = await jose.generateKeyPair('ES256');
-        const jwk = await jose.exportJWK(key.publicKey);
-        const proof = (method: string, url: string, token?: string) =>
-          new jose.SignJWT({
-            htm: method,
-            htu: url,
-            iat: Math.floor(Date.now() / 1000),
-            jti: randomUUID(),
-            ...(token !== undefined && { ath: createHash('sha256').update(token).digest('base64url') }),
-          })
-            .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-            .sign(key.privateKey);
+        const key = await dpopKey();
         const login = await fetch(`${origin}/auth/itch`, {
           method: 'POST',
-          headers: { Origin: gameOrigin, 'Content-Type': 'application/json', DPoP: await proof('POST', `${origin}/auth/itch`) },
+          headers: { Origin: gameOrigin, 'Content-Type': 'application/json', DPoP: await dpopProof(key, 'POST', `${origin}/auth/itch`) },
           body: JSON.stringify({ access_token: C.oauthToken }),
         });
         const { gameToken } = (await login.json()) as { gameToken: string };
         expect(gameToken, 'a login the game started: a game token').toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
         const authorized = async () => ({
           Authorization: `DPoP ${gameToken}`,
-          DPoP: await proof('PUT', `${origin}/api/progress`, gameToken),
+          DPoP: await dpopProof(key, 'PUT', `${origin}/api/progress`, { token: gameToken }),
           Origin: gameOrigin,
         });
         const save = async (body: string) =>

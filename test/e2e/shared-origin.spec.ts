@@ -5,11 +5,11 @@
 // read, and the key in any form it can export) and sends it to its own server, which then calls
 // the site's API and renew with all of it: every call is 401, and the key's private half is not
 // extractable.
-import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { importJWK, SignJWT, type JWK } from 'jose';
+import { importJWK, type JWK } from 'jose';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
+import { dpopKey, dpopProof, type DpopSigner } from '../support/dpop.js';
 
 let demo: RunningDemo;
 test.beforeAll(async () => {
@@ -59,24 +59,13 @@ document.title = 'sent';
 async function attack(loot: Loot, site: string, origin: string): Promise<{ what: string; status: number }[]> {
   const everything = JSON.stringify(loot);
   const tokens = [...new Set(everything.match(/[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/g) ?? [])];
-  const signers: { name: string; jwk: JWK; key: CryptoKey }[] = [];
-  const own = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  signers.push({ name: 'its own key', jwk: (await crypto.subtle.exportKey('jwk', own.publicKey)) as JWK, key: own.privateKey });
+  const signers: ({ name: string } & DpopSigner)[] = [];
+  signers.push({ name: 'its own key', ...(await dpopKey()) });
   for (const stolen of loot.keys) {
     if (stolen.type !== 'private' || stolen.jwk === undefined) continue;
     const { d: _d, key_ops: _ops, ext: _ext, ...publicJwk } = stolen.jwk;
-    signers.push({ name: 'the stolen key', jwk: publicJwk as JWK, key: (await importJWK(stolen.jwk as JWK, 'ES256')) as CryptoKey });
+    signers.push({ name: 'the stolen key', jwk: publicJwk as JWK, privateKey: await importJWK(stolen.jwk as JWK, 'ES256') });
   }
-  const proof = (signer: (typeof signers)[number], method: string, url: string, token: string) =>
-    new SignJWT({
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-      ath: createHash('sha256').update(token).digest('base64url'),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk })
-      .sign(signer.key);
   const calls: { what: string; status: number }[] = [];
   for (const token of tokens) {
     for (const [method, path] of [
@@ -90,7 +79,10 @@ async function attack(loot: Loot, site: string, origin: string): Promise<{ what:
         ['DPoP without a proof', { Authorization: `DPoP ${token}` }],
       ];
       for (const signer of signers)
-        ways.push([`DPoP, proof by ${signer.name}`, { Authorization: `DPoP ${token}`, DPoP: await proof(signer, method, url, token) }]);
+        ways.push([
+          `DPoP, proof by ${signer.name}`,
+          { Authorization: `DPoP ${token}`, DPoP: await dpopProof(signer, method, url, { token }) },
+        ]);
       for (const [way, headers] of ways) {
         const answer = await fetch(url, {
           method,

@@ -4,8 +4,6 @@
 // front of the app on plain http, forwarding Host, Origin and Sec-Fetch-Site as the client sent
 // them. Each attack is made as curl (any header) or as a browser that sends Fetch Metadata.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import * as jose from 'jose';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -17,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type Sessions } from '../../src/server/index.js';
 import { clearingCookies } from '../../src/server/sessions/site-cookie.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const SECRET = 'correct horse battery staple, 32+ characters long';
@@ -139,13 +138,7 @@ const login = (headers: Record<string, string>) =>
 const cookieNames = (answer: Answer) => (answer.headers['set-cookie'] ?? []).map((line) => line.split('=', 1)[0]);
 
 /** A game's DPoP proof (RFC 9449) of `POST url`, by a new key. */
-async function dpopProof(url: string): Promise<string> {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-  const payload = { htm: 'POST', htu: url, iat: Math.floor(Date.now() / 1000), jti: randomBytes(16).toString('base64url') };
-  return new jose.SignJWT(payload)
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: await jose.exportJWK(publicKey) })
-    .sign(privateKey);
-}
+const loginProof = async (url: string) => dpopProof(await dpopKey(), 'POST', url);
 
 describe('behind a TLS-ending proxy that passes Host through', () => {
   it('a login from the real https page gets __Host-itch-session, Secure, and no plain cookie', async () => {
@@ -214,9 +207,9 @@ describe('behind a TLS-ending proxy that passes Host through', () => {
   it('game tokens are issued by and for the configured origin, whatever Host the login came with', async () => {
     // The game's proof names the site's public address; one for the Host the request came with is refused.
     const headers = { Host: 'attacker.example', Origin: GAME, 'Sec-Fetch-Site': 'cross-site' };
-    const wrong = await login({ ...headers, DPoP: await dpopProof('https://attacker.example/auth/itch') });
+    const wrong = await login({ ...headers, DPoP: await loginProof('https://attacker.example/auth/itch') });
     assert.equal(wrong.status, 401, wrong.body);
-    const answer = await login({ ...headers, DPoP: await dpopProof(`${SITE}/auth/itch`) });
+    const answer = await login({ ...headers, DPoP: await loginProof(`${SITE}/auth/itch`) });
     assert.equal(answer.status, 200, answer.body);
     const { gameToken } = JSON.parse(answer.body) as { gameToken: string };
     const claims = JSON.parse(Buffer.from(gameToken.split('.')[1]!, 'base64url').toString()) as { iss: string; aud: string };
@@ -266,7 +259,7 @@ describe('sessions fail closed on where a login started', () => {
       startedFrom,
       request: new Request('http://anything.example/auth/itch', { method: 'POST', headers: { DPoP: proofs.shift()! } }),
     });
-    const proofs = [await dpopProof(`${SITE}/auth/itch`), await dpopProof(`${SITE}/auth/itch`), await dpopProof(`${SITE}/auth/itch`)];
+    const proofs = [await loginProof(`${SITE}/auth/itch`), await loginProof(`${SITE}/auth/itch`), await loginProof(`${SITE}/auth/itch`)];
     const site = await sessions.onLogin(context(SITE));
     assert.match(new Headers((site as { headers: HeadersInit }).headers).get('set-cookie')!, /^__Host-itch-session=/);
     for (const from of [GAME, null]) {

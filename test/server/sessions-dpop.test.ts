@@ -3,11 +3,12 @@
 // origin or token, too old or too far ahead, a login without a proof; and the same proof on two
 // instances that share a real Redis, accepted once.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import * as jose from 'jose';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
 import { DPOP_WINDOW_S } from '../../src/server/sessions/dpop.js';
+import { dpopKey, dpopProof, type DpopKey } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 import { redisMissing, useRedis } from './support/redis.js';
 
@@ -17,34 +18,6 @@ const SECRET = 'correct horse battery staple, 32+ characters long';
 const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 const fakeItch = fakeItchFor(TOKEN, user);
-
-/** A game's DPoP key: ES256, as gameSession() makes it. */
-async function dpopKey() {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', { extractable: true });
-  const jwk = await jose.exportJWK(publicKey);
-  return { privateKey, jwk, jkt: await jose.calculateJwkThumbprint(jwk) };
-}
-type Key = Awaited<ReturnType<typeof dpopKey>>;
-
-/** A proof of `method url`, with `ath` for `token`; each field may be changed for an attack. */
-async function proof(
-  key: Key,
-  method: string,
-  url: string,
-  options: { token?: string; iat?: number; jti?: string; header?: Record<string, unknown>; extra?: Record<string, unknown> } = {},
-) {
-  const payload: Record<string, unknown> = {
-    htm: method,
-    htu: url,
-    iat: options.iat ?? Math.floor(Date.now() / 1000),
-    jti: options.jti ?? randomBytes(16).toString('base64url'),
-    ...options.extra,
-  };
-  if (options.token !== undefined) payload['ath'] = createHash('sha256').update(options.token).digest('base64url');
-  return new jose.SignJWT(payload)
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: key.jwk, ...options.header })
-    .sign(key.privateKey);
-}
 
 function setup(options: Partial<SessionsOptions> = {}) {
   const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: SITE, ...options });
@@ -66,8 +39,8 @@ function setup(options: Partial<SessionsOptions> = {}) {
     return { response, body: (await response.json()) as { gameToken?: string; errors?: string[] } };
   };
   /** A bound game token of `key`. */
-  const loginWith = async (key: Key) => {
-    const { body } = await login(await proof(key, 'POST', `${SITE}/auth/itch`));
+  const loginWith = async (key: DpopKey) => {
+    const { body } = await login(await dpopProof(key, 'POST', `${SITE}/auth/itch`));
     return body.gameToken!;
   };
   const me = sessions.route({ allow: ['game'] }, (_request, session) => Response.json(session.user));
@@ -112,10 +85,10 @@ describe('issuing bound game tokens', () => {
       const { login } = setup({ dpop });
       const key = await dpopKey();
       const bad = [
-        await proof(key, 'POST', `${SITE}/other`),
-        await proof(key, 'GET', `${SITE}/auth/itch`),
-        await proof(key, 'POST', `${SITE}/auth/itch`, { token: 'any' }),
-        await proof(key, 'POST', `${SITE}/auth/itch`, { iat: Math.floor(Date.now() / 1000) - DPOP_WINDOW_S - 5 }),
+        await dpopProof(key, 'POST', `${SITE}/other`),
+        await dpopProof(key, 'GET', `${SITE}/auth/itch`),
+        await dpopProof(key, 'POST', `${SITE}/auth/itch`, { token: 'any' }),
+        await dpopProof(key, 'POST', `${SITE}/auth/itch`, { iat: Math.floor(Date.now() / 1000) - DPOP_WINDOW_S - 5 }),
         'not.a.proof',
       ];
       for (const dpopProof of bad) {
@@ -130,16 +103,10 @@ describe('issuing bound game tokens', () => {
     const key = await dpopKey();
     const privateJwk = await jose.exportJWK(key.privateKey);
     const url = `${SITE}/auth/itch`;
-    assert.equal((await login(await proof(key, 'POST', url, { header: { jwk: privateJwk } }))).response.status, 401);
-    assert.equal((await login(await proof(key, 'POST', url, { header: { typ: 'JWT' } }))).response.status, 401);
-    const hmac = await new jose.SignJWT({
-      htm: 'POST',
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'HS256', jwk: key.jwk })
-      .sign(randomBytes(32));
+    assert.equal((await login(await dpopProof(key, 'POST', url, { header: { jwk: privateJwk } }))).response.status, 401);
+    assert.equal((await login(await dpopProof(key, 'POST', url, { header: { typ: 'JWT' } }))).response.status, 401);
+    // Signed with a secret instead: anyone who knows the secret could make it.
+    const hmac = await dpopProof({ privateKey: randomBytes(32), jwk: key.jwk }, 'POST', url, { header: { alg: 'HS256' } });
     assert.equal((await login(hmac)).response.status, 401);
   });
   it('under dpop: optional, a login without a proof gets an unbound token that counts as Bearer', async () => {
@@ -153,7 +120,7 @@ describe('issuing bound game tokens', () => {
     const { me } = setup();
     assertRefused(await me(call('/api/me', `Bearer ${body.gameToken}`)), 'invalid_token');
     assertRefused(
-      await me(call('/api/me', `DPoP ${body.gameToken}`, await proof(await dpopKey(), 'GET', `${SITE}/api/me`))),
+      await me(call('/api/me', `DPoP ${body.gameToken}`, await dpopProof(await dpopKey(), 'GET', `${SITE}/api/me`))),
       'invalid_token',
     );
   });
@@ -164,12 +131,15 @@ describe('using bound game tokens', () => {
     const { loginWith, me, sessions } = setup();
     const key = await dpopKey();
     const token = await loginWith(key);
-    const response = await me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token })));
+    const response = await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token })));
     assert.equal(response.status, 200);
     assert.equal(((await response.json()) as { id: number }).id, 1);
-    const session = await sessions.get(call('/api/save', `DPoP ${token}`, await proof(key, 'PUT', `${SITE}/api/save`, { token }), 'PUT'), {
-      allow: ['game'],
-    });
+    const session = await sessions.get(
+      call('/api/save', `DPoP ${token}`, await dpopProof(key, 'PUT', `${SITE}/api/save`, { token }), 'PUT'),
+      {
+        allow: ['game'],
+      },
+    );
     assert.equal(session?.user.id, 1);
   });
   it('as Bearer it is refused (invalid_token)', async () => {
@@ -178,7 +148,7 @@ describe('using bound game tokens', () => {
     const token = await loginWith(key);
     assertRefused(await me(call('/api/me', `Bearer ${token}`)), 'invalid_token');
     // With a valid proof beside it too: the scheme says how the token is bound.
-    assertRefused(await me(call('/api/me', `Bearer ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token }))), 'invalid_token');
+    assertRefused(await me(call('/api/me', `Bearer ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token }))), 'invalid_token');
     assertRefused(await sessions.renew(call('/auth/renew', `Bearer ${token}`, undefined, 'POST')), 'invalid_token');
   });
   it('without a proof, or with a proof by another key, it is refused (invalid_dpop_proof)', async () => {
@@ -186,8 +156,11 @@ describe('using bound game tokens', () => {
     const token = await loginWith(await dpopKey());
     const thief = await dpopKey();
     assertRefused(await me(call('/api/me', `DPoP ${token}`)), 'invalid_dpop_proof');
-    assertRefused(await me(call('/api/me', `DPoP ${token}`, await proof(thief, 'GET', `${SITE}/api/me`, { token }))), 'invalid_dpop_proof');
-    const renew = call('/auth/renew', `DPoP ${token}`, await proof(thief, 'POST', `${SITE}/auth/renew`, { token }), 'POST');
+    assertRefused(
+      await me(call('/api/me', `DPoP ${token}`, await dpopProof(thief, 'GET', `${SITE}/api/me`, { token }))),
+      'invalid_dpop_proof',
+    );
+    const renew = call('/auth/renew', `DPoP ${token}`, await dpopProof(thief, 'POST', `${SITE}/auth/renew`, { token }), 'POST');
     assertRefused(await sessions.renew(renew), 'invalid_dpop_proof');
   });
   it("a proof that names the game's public key in its header but is signed by another key is refused, the key already known", async () => {
@@ -195,19 +168,19 @@ describe('using bound game tokens', () => {
     const key = await dpopKey();
     const token = await loginWith(key);
     // The server has seen (and keeps imported) the game's key; its public JWK is no secret.
-    assert.equal((await me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
+    assert.equal((await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
     const thief = await dpopKey();
-    const forged = await proof({ ...thief, jwk: key.jwk }, 'GET', `${SITE}/api/me`, { token });
+    const forged = await dpopProof({ ...thief, jwk: key.jwk }, 'GET', `${SITE}/api/me`, { token });
     assertRefused(await me(call('/api/me', `DPoP ${token}`, forged)), 'invalid_dpop_proof');
     // Members beside the public point change nothing: the same key, the same check.
-    const padded = await proof({ ...thief, jwk: { ...key.jwk, kid: 'x', alg: 'ES256' } }, 'GET', `${SITE}/api/me`, { token });
+    const padded = await dpopProof({ ...thief, jwk: { ...key.jwk, kid: 'x', alg: 'ES256' } }, 'GET', `${SITE}/api/me`, { token });
     assertRefused(await me(call('/api/me', `DPoP ${token}`, padded)), 'invalid_dpop_proof');
   });
   it('a proof is accepted once: replayed, it is refused', async () => {
     const { loginWith, me } = setup();
     const key = await dpopKey();
     const token = await loginWith(key);
-    const once = await proof(key, 'GET', `${SITE}/api/me`, { token });
+    const once = await dpopProof(key, 'GET', `${SITE}/api/me`, { token });
     assert.equal((await me(call('/api/me', `DPoP ${token}`, once))).status, 200);
     assertRefused(await me(call('/api/me', `DPoP ${token}`, once)), 'invalid_dpop_proof');
   });
@@ -217,12 +190,12 @@ describe('using bound game tokens', () => {
     const token = await loginWith(key);
     const other = await loginWith(key);
     const wrong = [
-      await proof(key, 'GET', `${SITE}/api/other`, { token }),
-      await proof(key, 'POST', `${SITE}/api/me`, { token }),
-      await proof(key, 'GET', `https://evil.example/api/me`, { token }),
-      await proof(key, 'GET', `${SITE}/api/me?x=1`, { token }),
-      await proof(key, 'GET', `${SITE}/api/me`, { token: other }),
-      await proof(key, 'GET', `${SITE}/api/me`),
+      await dpopProof(key, 'GET', `${SITE}/api/other`, { token }),
+      await dpopProof(key, 'POST', `${SITE}/api/me`, { token }),
+      await dpopProof(key, 'GET', `https://evil.example/api/me`, { token }),
+      await dpopProof(key, 'GET', `${SITE}/api/me?x=1`, { token }),
+      await dpopProof(key, 'GET', `${SITE}/api/me`, { token: other }),
+      await dpopProof(key, 'GET', `${SITE}/api/me`),
     ];
     for (const dpop of wrong) assertRefused(await me(call('/api/me', `DPoP ${token}`, dpop)), 'invalid_dpop_proof');
   });
@@ -232,8 +205,8 @@ describe('using bound game tokens', () => {
     const token = await loginWith(key);
     // Behind a TLS-ending proxy the request URL is http://<Host the client sent>.
     const proxied = (dpop: string) => call('/api/me', `DPoP ${token}`, dpop, 'GET', 'http://evil.example');
-    assertRefused(await me(proxied(await proof(key, 'GET', 'http://evil.example/api/me', { token }))), 'invalid_dpop_proof');
-    assert.equal((await me(proxied(await proof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
+    assertRefused(await me(proxied(await dpopProof(key, 'GET', 'http://evil.example/api/me', { token }))), 'invalid_dpop_proof');
+    assert.equal((await me(proxied(await dpopProof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
   });
   it('a proof more than 300 s old or ahead is refused; within, accepted', async () => {
     assert.equal(DPOP_WINDOW_S, 300);
@@ -243,12 +216,12 @@ describe('using bound game tokens', () => {
     const now = Math.floor(Date.now() / 1000);
     for (const iat of [now - DPOP_WINDOW_S - 2, now + DPOP_WINDOW_S + 2]) {
       assertRefused(
-        await me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token, iat }))),
+        await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token, iat }))),
         'invalid_dpop_proof',
       );
     }
     for (const iat of [now - DPOP_WINDOW_S + 5, now + DPOP_WINDOW_S - 5]) {
-      assert.equal((await me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token, iat })))).status, 200);
+      assert.equal((await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token, iat })))).status, 200);
     }
   });
   it('renew answers a token bound to the same key, and needs a proof by it', async () => {
@@ -256,7 +229,7 @@ describe('using bound game tokens', () => {
     const key = await dpopKey();
     const token = await loginWith(key);
     const response = await sessions.renew(
-      call('/auth/renew', `DPoP ${token}`, await proof(key, 'POST', `${SITE}/auth/renew`, { token }), 'POST'),
+      call('/auth/renew', `DPoP ${token}`, await dpopProof(key, 'POST', `${SITE}/auth/renew`, { token }), 'POST'),
     );
     assert.equal(response.status, 200);
     const fresh = ((await response.json()) as { gameToken: string }).gameToken;
@@ -283,11 +256,11 @@ describe('a proof on two instances that share a real Redis', { skip: redisMissin
     const b = setup({ store: (await redis.store()).store });
     const key = await dpopKey();
     const token = await a.loginWith(key);
-    const once = await proof(key, 'GET', `${SITE}/api/me`, { token });
+    const once = await dpopProof(key, 'GET', `${SITE}/api/me`, { token });
     const answers = await Promise.all([a.me(call('/api/me', `DPoP ${token}`, once)), b.me(call('/api/me', `DPoP ${token}`, once))]);
     assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 401]);
     assertRefused(await a.me(call('/api/me', `DPoP ${token}`, once)), 'invalid_dpop_proof');
     // Each instance takes a fresh proof.
-    assert.equal((await b.me(call('/api/me', `DPoP ${token}`, await proof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
+    assert.equal((await b.me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token })))).status, 200);
   });
 });

@@ -10,10 +10,9 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createHash, randomBytes } from 'node:crypto';
-import * as jose from 'jose';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
+import { dpopKey, dpopProof } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const GAME = 'https://html-classic.itch.zone';
@@ -25,21 +24,7 @@ const gameServerScript = fileURLToPath(new URL('../../examples/game-server/serve
 
 const fakeItch = fakeItchFor(TOKEN, user);
 
-/** A game's DPoP key, and proofs by it (RFC 9449), as gameSession() makes them. */
-async function dpopKey() {
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-  const jwk = await jose.exportJWK(publicKey);
-  return (method: string, url: string, token?: string) =>
-    new jose.SignJWT({
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-      ...(token === undefined ? {} : { ath: createHash('sha256').update(token).digest('base64url') }),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-      .sign(privateKey);
-}
+/** The game's DPoP key: its proofs (RFC 9449) go with each of its requests, as gameSession() makes them. */
 const game = await dpopKey();
 
 /** A login on `site` started from `from` (the game by default): the game token, or the cookie's value for the site's own pages. */
@@ -64,7 +49,7 @@ async function login(
         'Content-Type': 'application/json',
         Origin: from,
         'Sec-Fetch-Site': from === site ? 'same-origin' : 'cross-site',
-        DPoP: await game('POST', `${site}/auth/itch`),
+        DPoP: await dpopProof(game, 'POST', `${site}/auth/itch`),
       },
       body: JSON.stringify({ access_token: TOKEN }),
     }),
@@ -118,21 +103,22 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
   /** The game's request for its player, with the token and a proof of the request by `key`. */
   const player = async (token: string, key = game) =>
     fetch(`${gameServerOrigin}/player`, {
-      headers: { Authorization: `DPoP ${token}`, DPoP: await key('GET', `${gameServerOrigin}/player`, token) },
+      headers: { Authorization: `DPoP ${token}`, DPoP: await dpopProof(key, 'GET', `${gameServerOrigin}/player`, { token }) },
     });
 
   it('refuses the token without its key: as Bearer, with a proof by another key, replayed, for another request', async () => {
-    const { gameToken } = await login(siteOrigin);
+    const token = (await login(siteOrigin)).gameToken!;
     const url = `${gameServerOrigin}/player`;
     const call = (headers: Record<string, string>) => fetch(url, { headers });
-    assert.equal((await call({ Authorization: `Bearer ${gameToken}` })).status, 401);
-    assert.equal((await player(gameToken!, await dpopKey())).status, 401);
-    const once = await game('GET', url, gameToken);
-    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: once })).status, 200);
-    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: once })).status, 401, 'replayed');
-    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('POST', url, gameToken) })).status, 401);
-    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('GET', `${url}x`, gameToken) })).status, 401);
-    assert.equal((await call({ Authorization: `DPoP ${gameToken}`, DPoP: await game('GET', url, 'another token') })).status, 401);
+    const withProof = (dpop: string) => call({ Authorization: `DPoP ${token}`, DPoP: dpop });
+    assert.equal((await call({ Authorization: `Bearer ${token}` })).status, 401);
+    assert.equal((await player(token, await dpopKey())).status, 401);
+    const once = await dpopProof(game, 'GET', url, { token });
+    assert.equal((await withProof(once)).status, 200);
+    assert.equal((await withProof(once)).status, 401, 'replayed');
+    assert.equal((await withProof(await dpopProof(game, 'POST', url, { token }))).status, 401);
+    assert.equal((await withProof(await dpopProof(game, 'GET', `${url}x`, { token }))).status, 401);
+    assert.equal((await withProof(await dpopProof(game, 'GET', url, { token: 'another token' }))).status, 401);
   });
 
   it('accepts a game token of the site: the player and what they own', async () => {

@@ -4,12 +4,12 @@
 // collection, deposit, the delivered collection) for the site's cookie and for a game's token,
 // an API call with each, a logout; and what anyone can send without an itch.io login.
 // The modules are passed in, so that bench/durable-object-store.ts can count another version.
-import { createHash, randomBytes } from 'node:crypto';
-import * as jose from 'jose';
+import { randomBytes } from 'node:crypto';
 import type { Storage } from 'unstorage';
 import { popupBindingOf, popupStateOfBinding } from '../../../src/core/state.js';
 import { bindingCookie } from '../../../src/server/popup/binding.js';
 import { DEFAULT_SEED_CREDENTIALS as C, type RunningEmulator } from '../../../src/emulator/index.js';
+import { dpopKey, dpopProof } from '../../support/dpop.js';
 import { memoryNamespace, type StoreClass } from './durable-objects.js';
 
 export interface Modules {
@@ -91,18 +91,7 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
   const startUrl = (state: string) =>
     `${SITE}/auth/itch?${new URLSearchParams({ client_id: C.clients.demo.clientId, redirect_uri: `${SITE}/callback.html`, scope: 'profile:me', state })}`;
   // The game's key: its proofs (RFC 9449) get its login a game token and use it, as gameSession() does.
-  const key = await jose.generateKeyPair('ES256');
-  const jwk = await jose.exportJWK(key.publicKey);
-  const proof = (method: string, url: string, token?: string) =>
-    new jose.SignJWT({
-      htm: method,
-      htu: url,
-      iat: Math.floor(Date.now() / 1000),
-      jti: randomBytes(16).toString('base64url'),
-      ...(token !== undefined && { ath: createHash('sha256').update(token).digest('base64url') }),
-    })
-      .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk })
-      .sign(key.privateKey);
+  const key = await dpopKey();
   const must = async (answer: Response, status: number) => {
     if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${await answer.text()}`);
     return answer;
@@ -127,7 +116,7 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
     const bound = bind.headers.get('set-cookie')!.split(';')[0]!;
     await step(`${prefix}: collection, pending`, async () => must(await handler(post({ popup_verifier: verifier }, opener)), 202));
     await step(`${prefix}: deposit`, async () => must(await handler(post({ access_token: token(), state }, SITE, { Cookie: bound })), 202));
-    const dpop = await proof('POST', `${SITE}/auth/itch`);
+    const dpop = await dpopProof(key, 'POST', `${SITE}/auth/itch`);
     return step(`${prefix}: collection, delivered`, async () =>
       must(await handler(post({ popup_verifier: verifier }, opener, { DPoP: dpop })), 200),
     );
@@ -135,7 +124,7 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
   await popupLogin('popup login (site)', SITE);
   const delivered = await popupLogin('popup login (game)', GAME);
   const { gameToken } = (await delivered.json()) as { gameToken: string };
-  const dpop = await proof('GET', `${SITE}/api/progress`, gameToken);
+  const dpop = await dpopProof(key, 'GET', `${SITE}/api/progress`, { token: gameToken });
   await step('API call with the game token', async () => {
     const request = new Request(`${SITE}/api/progress`, { headers: { Authorization: `DPoP ${gameToken}`, DPoP: dpop, Origin: GAME } });
     if ((await sessions.get(request, { allow: ['game'] })) === undefined) throw new Error('no session');

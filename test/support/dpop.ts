@@ -1,0 +1,57 @@
+// DPoP proofs (RFC 9449, https://www.rfc-editor.org/rfc/rfc9449) as a game sends them with its
+// requests, for the tests and benchmarks that play the game or attack it: a key pair, and a proof
+// of one request by it. Every field a server checks can be set, so that an attack test forges
+// exactly the proof it means to (another `iat`, a `jti` seen before, a header that lies).
+import { createHash, randomBytes } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyInput } from 'jose';
+
+/** What signs a proof: a private key, and the public JWK the proof's header names (an attacker's may name another's). */
+export interface DpopSigner {
+  privateKey: KeyInput;
+  jwk: JWK;
+}
+
+/** A game's key pair: ES256, the algorithm gameSession() signs its proofs with. */
+export interface DpopKey extends DpopSigner {
+  privateKey: CryptoKey;
+  /** The public key's thumbprint (RFC 7638): what a token bound to this key names as `cnf.jkt`. */
+  jkt: string;
+}
+
+/** What a proof says besides `htm` and `htu`; each may be set for an attack. */
+export interface DpopProofOptions {
+  /** The access token the proof goes with: the proof carries its hash as `ath`. None by default (a login's proof). */
+  token?: string;
+  /** When the proof says it was made, in seconds since 1970: now by default. */
+  iat?: number;
+  /** The proof's unique id: random by default. */
+  jti?: string;
+  /** Header fields laid over `typ: dpop+jwt`, `alg: ES256` and the signer's `jwk`. */
+  header?: Record<string, unknown>;
+}
+
+/** A new key pair for a game. Extractable (gameSession()'s is not), so that an attack test can put its private half where it must not be. */
+export async function dpopKey(): Promise<DpopKey> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  return { privateKey, jwk, jkt: await calculateJwkThumbprint(jwk) };
+}
+
+/** `ath` of a proof for `token`: its SHA-256, base64url (RFC 9449 section 4.2). */
+function accessTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** A proof of the request `method url` by `signer`, as the game sends it in the `DPoP` header. */
+export function dpopProof(signer: DpopSigner, method: string, url: string, options: DpopProofOptions = {}): Promise<string> {
+  const payload: Record<string, unknown> = {
+    htm: method,
+    htu: url,
+    iat: options.iat ?? Math.floor(Date.now() / 1000),
+    jti: options.jti ?? randomBytes(16).toString('base64url'),
+  };
+  if (options.token !== undefined) payload['ath'] = accessTokenHash(options.token);
+  return new SignJWT(payload)
+    .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk, ...options.header })
+    .sign(signer.privateKey);
+}
