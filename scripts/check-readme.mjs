@@ -20,7 +20,7 @@
 //   names a file under examples/, engines/ or test/ (the files `npm test` runs or compiles); a
 //   block marked `from` there is one contiguous excerpt of it (blank lines aside), and a `js`, `ts`
 //   or `tsx` one (or a whole file) uses no name it does not define or import (tsc's "Cannot find
-//   name"). The guides listed in NOT_YET_QUOTED still carry unmarked blocks: the run names them;
+//   name");
 // It reads README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/**/*.md but docs/reference/:
 // that folder is generated from the sources (`npm run docs`) and checked against them by `npm run docs:check`; its `ts` blocks
 // are declarations' signatures, not programs. Name files to check only those.
@@ -63,11 +63,6 @@ const RUN_BY_CI = /^(examples|engines|test)\//;
 const NAME_CHECKED = { js: 'js', javascript: 'js', ts: 'ts', typescript: 'ts', tsx: 'tsx', jsx: 'jsx' };
 /** tsc's "Cannot find name" errors (with or without a suggestion). */
 const UNDEFINED_NAME = /^error TS(2304|2552|2582|2583|2591|2580):/;
-/**
- * Guides whose blocks are not all quoted from a file CI runs yet (each still type-checked or
- * name-checked as before): every run lists what is left in them, so the list only shrinks.
- */
-const NOT_YET_QUOTED = new Set(['docs/guides/desktop.md', 'docs/guides/languages.md', 'docs/guides/spa-vite.md', 'docs/guides/styling.md']);
 const quotedOnly = (readme) => readme === 'README.md' || /^docs\/guides\/[^/]+\.md$/.test(readme);
 const CAPTURE_ATTRIBUTES = new Set(['data-backend', 'data-no-redirect', 'data-pending', 'data-cross-origin']);
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'part']);
@@ -266,7 +261,6 @@ function missingTests(readme, tests) {
 }
 
 const problems = [];
-const notYet = [];
 const toCheck = [];
 const excerpts = [];
 const tests = testFiles();
@@ -276,10 +270,10 @@ for (const readme of readmes) {
   for (const block of blocks(path.join(root, readme))) {
     const where = `${readme}:${block.line}`;
     if (quotedOnly(readme)) {
-      if (!block.from && !COMMANDS.has(block.lang)) {
-        const problem = `${where}: a ${block.lang} block quoted from no file: mark it <!-- from FILE --> (or <!-- the whole of FILE -->) with a file CI runs`;
-        (NOT_YET_QUOTED.has(readme) ? notYet : problems).push(problem);
-      }
+      if (!block.from && !COMMANDS.has(block.lang))
+        problems.push(
+          `${where}: a ${block.lang} block quoted from no file: mark it <!-- from FILE --> (or <!-- the whole of FILE -->) with a file CI runs`,
+        );
       if (block.from && !RUN_BY_CI.test(block.from))
         problems.push(`${where}: quotes ${block.from}, which CI does not run (examples/, engines/, test/)`);
       if (
@@ -389,10 +383,6 @@ typeCheck(
 if (!problems.length) rmSync(work, { recursive: true, force: true });
 
 const count = toCheck.filter((block) => !block.namesOnly).length;
-for (const guide of NOT_YET_QUOTED)
-  if (readmes.includes(guide) && !notYet.some((problem) => problem.startsWith(`${guide}:`)))
-    problems.push(`${guide}: every block is quoted now: take it off NOT_YET_QUOTED`);
-if (notYet.length) console.warn(`Not yet quoted from a file CI runs (${notYet.length}):\n${notYet.join('\n')}\n`);
 if (problems.length) {
   console.error(problems.join('\n'));
   console.error(`\n${problems.length} problem(s) in the code blocks and links of ${readmes.length} Markdown file(s)`);
