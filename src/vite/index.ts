@@ -101,6 +101,28 @@ function defaultCaptureSource(): string {
   throw new Error('itch-oauth-widget/vite: dist/itch-oauth-capture.iife.js not found; build the package or pass captureSource');
 }
 
+/** A `<link>` whose `rel` names an icon (`icon`, `shortcut icon`, `apple-touch-icon`…), whole. */
+const ICON_LINK = /<link\b(?=[^>]*\brel\s*=\s*["']?[^"'>]*\bicon\b)[^>]*>/gi;
+/** An attribute of a start tag: its name, and its value quoted either way, unquoted, or none. */
+const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+/**
+ * The page's icon links, moved before the capture: after it, nothing of the page is parsed while
+ * the capture shows its pending view, so a browser that finds no icon there asks for
+ * `/favicon.ico` (a 404 in the console of a site that has none).
+ */
+function withIconsFirst(html: string, tags: HtmlTagDescriptor[]): HtmlTagDescriptor[] | { html: string; tags: HtmlTagDescriptor[] } {
+  const icons = html.match(ICON_LINK);
+  if (!icons) return tags;
+  const iconTags = icons.map((link): HtmlTagDescriptor => {
+    const attrs: Record<string, string | boolean> = {};
+    for (const [, name, ...values] of link.slice('<link'.length).replace(/\/?>$/, '').matchAll(ATTRIBUTE))
+      attrs[name!.toLowerCase()] = values.find((value) => value !== undefined) ?? true;
+    return { tag: 'link', attrs, injectTo: 'head-prepend' };
+  });
+  return { html: html.replace(ICON_LINK, ''), tags: [...iconTags, ...tags] };
+}
+
 /**
  * Puts the capture first in `<head>` of the callback page, inline (no extra request before it),
  * in dev and in the build. Runs after every other plugin's HTML transform and prepends, so no
@@ -185,7 +207,7 @@ export function itchOAuthCapture(options: ItchOAuthCaptureOptions): ItchOAuthCap
     },
     transformIndexHtml: {
       order: 'post',
-      handler: (_html, context) => (pages.has(context.path) ? tags : []),
+      handler: (html, context) => (pages.has(context.path) ? withIconsFirst(html, tags) : []),
     },
     // In dev, the package's own imports of Lit get Lit's production build, pre-bundled or not,
     // unless the app depends on Lit itself (then it wants Lit's development build, and one Lit).

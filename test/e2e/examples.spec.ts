@@ -208,6 +208,23 @@ const CALLBACK_HEADERS = { 'referrer-policy': 'no-referrer', 'cache-control': 'n
 const callbackCsp = (example: Example): string | RegExp =>
   example.name === 'vite-spa' ? /^script-src 'self' 'sha256-[\w+/]+=*'; object-src 'none'; base-uri 'none'$/ : STRICT_CSP;
 
+/**
+ * The errors and warnings a page logs, as a person with the console open sees them; but for the
+ * app's own "signed out" (/me answers 401), which Chromium logs as an error. A page without an icon
+ * would log /favicon.ico's 404 here: every example's pages name a data: icon.
+ */
+function consoleOf(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    const resource = message.location().url;
+    if (message.text().startsWith('Failed to load resource') && new URL(resource || 'about:blank').pathname === '/me') return;
+    seen.push(`${message.type()}: ${message.text()} (${resource})`);
+  });
+  page.on('pageerror', (error) => seen.push(error.message));
+  return seen;
+}
+
 test.beforeAll(() => {
   if (!existsSync(path.join(examples, 'node_modules', 'itch-oauth-widget', 'dist', 'server.js'))) {
     throw new Error('examples/node_modules has no packed itch-oauth-widget: run npm run test:examples');
@@ -231,7 +248,8 @@ for (const example of EXAMPLES) {
       await itch?.close();
     });
 
-    test('logs in through a redirect and comes back signed in', async ({ page }) => {
+    test('logs in through a redirect and comes back signed in, with nothing in the console', async ({ page }) => {
+      const logged = consoleOf(page);
       await page.goto(`${running!.origin}/`);
       await expect(page.getByText('Not signed in.')).toBeVisible();
       await page.getByRole('button', { name: 'Log in with itch.io', exact: true }).click();
@@ -245,18 +263,23 @@ for (const example of EXAMPLES) {
       expect(me.status(), 'GET /me with the session cookie').toBe(200);
       expect(await me.json()).toMatchObject({ id: press.id, username: press.username });
       expect((await fetch(`${running!.origin}/me`)).status, 'GET /me without it').toBe(401);
+      expect(logged, 'the console of the site, the emulator and the callback page').toEqual([]);
     });
 
-    test('logs in through a popup and the page stays', async ({ page, context }) => {
+    test('logs in through a popup and the page stays, with nothing in either console', async ({ page, context }) => {
+      const logged = consoleOf(page);
       await page.goto(`${running!.origin}/`);
       const opened = context.waitForEvent('page');
       await page.getByRole('button', { name: 'Log in with itch.io (popup)' }).click();
       const popup = await opened;
+      const popupLogged = consoleOf(popup); // (from the emulator's page on: it opened blank)
       await approve(popup);
       await expect(page.getByText(`Signed in as ${press.username}`)).toBeVisible();
       await expect.poll(() => popup.isClosed(), { message: 'the popup closes itself' }).toBe(true);
       await page.reload();
       await expect(page.getByText(`Signed in as ${press.username}`), 'the session cookie').toBeVisible();
+      expect(logged, "the site's console").toEqual([]);
+      expect(popupLogged, "the popup's console (the emulator, the callback page)").toEqual([]);
     });
 
     test('a refused token leaves one line naming the reason in the server log, never the token', async ({ request }) => {

@@ -70,6 +70,23 @@ describe('itchOAuthCapture (Vite plugin)', () => {
     );
   });
 
+  it("moves the page's icon links before the capture, where the pending view reads them", () => {
+    const plugin = itchOAuthCapture({ callback: 'callback.html', backend: '/b', captureSource: CAPTURE });
+    const transform = plugin.transformIndexHtml as { handler: (html: string, ctx: { path: string }) => unknown };
+    const page =
+      '<head><meta charset="utf-8"><link rel="stylesheet" href="/a.css"><link rel="icon" href="data:,">' +
+      "<link href='/i.png' rel='shortcut icon' sizes=any /></head>";
+    assert.deepEqual(transform.handler(page, { path: '/callback.html' }), {
+      html: '<head><meta charset="utf-8"><link rel="stylesheet" href="/a.css"></head>',
+      tags: [
+        { tag: 'link', attrs: { rel: 'icon', href: 'data:,' }, injectTo: 'head-prepend' },
+        { tag: 'link', attrs: { href: '/i.png', rel: 'shortcut icon', sizes: 'any' }, injectTo: 'head-prepend' },
+        { tag: 'script', attrs: { 'data-backend': '/b', 'data-no-redirect': false }, children: CAPTURE, injectTo: 'head-prepend' },
+      ],
+    });
+    assert.deepEqual(transform.handler(page, { path: '/index.html' }), [], 'another page is left alone');
+  });
+
   it('sets data-pending, and puts the color-scheme meta right before the capture, when asked', async () => {
     const { callback } = await buildSite({ pending: 'Opening the keep…', colorScheme: 'light dark' });
     const head = callback.slice(callback.indexOf('<head>') + '<head>'.length);
