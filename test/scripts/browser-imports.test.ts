@@ -59,6 +59,20 @@ function runModule(file: string, conditions: string[] = []): unknown {
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
+/** Bundles `dir`/entry.mjs into `dir`/worker.mjs as wrangler bundles for workerd (see scripts/worker-bundle.mjs). */
+async function bundleAsWrangler(dir: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(dir, 'entry.mjs')],
+    outfile: path.join(dir, 'worker.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    nodePaths: [fileURLToPath(new URL('../../node_modules/', import.meta.url))],
+    logLevel: 'silent',
+  });
+}
 describe('the browser entries of dist/', () => {
   // A server that renders an app's pages (Next.js, Nuxt, SvelteKit, Astro) imports the modules its
   // pages import: there is no DOM there, and importing the package must not throw.
@@ -102,17 +116,7 @@ describe('the browser entries of dist/', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'itch-imports-'));
     try {
       writeFileSync(path.join(dir, 'entry.mjs'), importBoth(dist));
-      await build({
-        entryPoints: [path.join(dir, 'entry.mjs')],
-        outfile: path.join(dir, 'worker.mjs'),
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        conditions: ['workerd', 'worker', 'browser'],
-        mainFields: ['module', 'main'],
-        nodePaths: [fileURLToPath(new URL('../../node_modules/', import.meta.url))],
-        logLevel: 'silent',
-      });
+      await bundleAsWrangler(dir);
       const bundle = readFileSync(path.join(dir, 'worker.mjs'), 'utf8');
       assert.match(bundle, /createTreeWalker/, "the bundle holds Lit's browser build");
       assert.doesNotMatch(bundle, /ssr-dom-shim/, "the bundle holds no DOM shim (Lit's node build)");
@@ -132,17 +136,7 @@ describe('the browser entries of dist/', () => {
         path.join(dir, 'entry.mjs'),
         `import { playerMessage } from ${JSON.stringify(`${dist}index.js`)};\nconsole.log(JSON.stringify(await playerMessage('popup_closed')));`,
       );
-      await build({
-        entryPoints: [path.join(dir, 'entry.mjs')],
-        outfile: path.join(dir, 'worker.mjs'),
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        conditions: ['workerd', 'worker', 'browser'],
-        mainFields: ['module', 'main'],
-        nodePaths: [fileURLToPath(new URL('../../node_modules/', import.meta.url))],
-        logLevel: 'silent',
-      });
+      await bundleAsWrangler(dir);
       const bundle = readFileSync(path.join(dir, 'worker.mjs'), 'utf8');
       assert.doesNotMatch(bundle, /lit-html|litElementVersions|LitElement/, 'Lit is in the bundle');
       assert.doesNotMatch(bundle, /createTreeWalker|removeNoDomShim/, 'the no-DOM shim is in the bundle');
