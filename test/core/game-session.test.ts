@@ -259,6 +259,33 @@ describe('gameSession()', () => {
       expect(session.signedIn).to.equal(false);
     });
 
+    it('hands a 429 to the game and stays signed in, even when a renewal is answered 429', async () => {
+      // A player past its share of the proofs the site remembers is told to wait (429), not that
+      // its session is over: neither the answer nor a renewal refused that way signs it out.
+      sessionStorage.setItem(KEY, gameToken());
+      let renewals = 0;
+      let told = 0;
+      fetchStub = stubFetch((request) => {
+        if (request.url.endsWith('/api/renew') && ++renewals == 1) return Response.json({ gameToken: gameToken() });
+        const busy = request.url.endsWith('/api/renew') || request.url.endsWith('/api/progress');
+        return busy
+          ? Response.json({ errors: ['too many'] }, { status: 429, headers: { 'Retry-After': '30' } })
+          : new Response(null, { status: 401 });
+      });
+      const session = gameSession({ ...OPTIONS, onSignedOut: () => told++ });
+      await session.restore();
+      const answer = await session.fetch(`${SITE}/api/progress`);
+      expect(answer.status).to.equal(429);
+      expect(answer.headers.get('Retry-After')).to.equal('30');
+      // A 401 whose renewal is answered 429: the 401 goes back to the game, the session stays.
+      expect((await session.fetch(`${SITE}/api/other`)).status).to.equal(401);
+      expect(renewals).to.equal(2);
+      expect(session.signedIn).to.equal(true);
+      expect(told).to.equal(0);
+      expect(sessionStorage.getItem(KEY)).to.not.equal(null);
+      await session.logout();
+    });
+
     it('renews before the token expires', async () => {
       const { session } = await signedIn(() => new Response('ok'));
       // A token of 1 s: renewed a quarter of its lifetime before it ends.

@@ -5,11 +5,28 @@
 // one player must not be able to do that, and no proof may ever be accepted twice.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DPOP_WINDOW_S, MAX_REMEMBERED, MAX_REMEMBERED_PER_PLAYER, checkProof, createProofReplay } from '../../src/server/sessions/dpop.js';
+import {
+  DPOP_WINDOW_S,
+  MAX_REMEMBERED,
+  MAX_REMEMBERED_PER_PLAYER,
+  TooManyProofs,
+  checkProof,
+  createProofReplay,
+} from '../../src/server/sessions/dpop.js';
 import { dpopKey, dpopProof } from '../support/dpop.js';
 
 /** The end of a proof remembered `ttl` seconds from now (seconds since the epoch, as checkProof gives it: the proof's iat + 300). */
 const end = (ttl: number) => Date.now() / 1000 + ttl;
+
+/** A replay check's outcome: remembered now, seen before, or refused as past the player's share (and when to come back). */
+const outcome = (remembered: Promise<boolean>): Promise<'new' | 'seen' | { retryAfter: number }> =>
+  remembered.then(
+    (fresh) => (fresh ? 'new' : 'seen'),
+    (error: unknown) => {
+      if (!(error instanceof TooManyProofs)) throw error;
+      return { retryAfter: error.retryAfter };
+    },
+  );
 
 /** The longest a proof is remembered: dated as far ahead as accepted. */
 const AHEAD = 2 * DPOP_WINDOW_S;
@@ -28,13 +45,16 @@ describe('the in-memory proof memory', () => {
   it('one logged-in player flooding proofs dated ahead cannot get another player refused', async () => {
     const replay = createProofReplay(undefined);
     let accepted = 0;
-    for (let sent = 0; sent <= MAX_REMEMBERED; sent++) if (await replay(`attacker.${sent}`, end(AHEAD), '666')) accepted++;
+    for (let sent = 0; sent <= MAX_REMEMBERED; sent++)
+      if ((await outcome(replay(`attacker.${sent}`, end(AHEAD), '666'))) === 'new') accepted++;
     // Alone, a player may hold up to half the memory; past that, its share.
     assert.equal(accepted, MAX_REMEMBERED / 2, 'the flooding player was refused once half the memory was its');
-    assert.equal(await replay('attacker.fresh', end(AHEAD), '666'), false);
+    // Told to come back when its first proof expires, not that its fresh proof was a replay.
+    const told = await outcome(replay('attacker.fresh', end(AHEAD), '666'));
+    assert.ok(typeof told === 'object' && told.retryAfter > 0 && told.retryAfter <= AHEAD, `told ${JSON.stringify(told)}`);
     // Every other player: its own share, then the next proofs of the first are still accepted.
     for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`busy.${sent}`, end(AHEAD), '7'), true);
-    assert.equal(await replay('busy.more', end(AHEAD), '7'), false, 'a player at its share past half');
+    assert.ok(typeof (await outcome(replay('busy.more', end(AHEAD), '7'))) === 'object', 'a player at its share past half');
     assert.equal(await replay('honest.1', end(DPOP_WINDOW_S), '1'), true, 'an honest player was refused');
     assert.equal(await replay('honest.2', end(DPOP_WINDOW_S), '1'), true);
   });
@@ -58,7 +78,7 @@ describe('the in-memory proof memory', () => {
     const replay = createProofReplay(undefined);
     for (let sent = 0; sent < MAX_REMEMBERED / 2; sent++) await replay(`other.${sent}`, end(AHEAD), 'other');
     for (let sent = 0; sent < MAX_REMEMBERED_PER_PLAYER; sent++) assert.equal(await replay(`game.${sent}`, end(1), 'game'), true);
-    assert.equal(await replay('game.more', end(1), 'game'), false);
+    assert.deepEqual(await outcome(replay('game.more', end(1), 'game')), { retryAfter: 1 });
     t.mock.timers.tick(1_001);
     assert.equal(await replay('game.more', end(1), 'game'), true, 'its expired proofs still counted against it');
   });

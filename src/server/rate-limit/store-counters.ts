@@ -37,29 +37,32 @@ local count = redis.call('INCRBY', KEYS[1], by)
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 return count`;
 
-/** The counts as the store keeps them, shared by every instance that uses it. */
-function sharedCounters(store: Storage): Counters {
-  const { driver } = store.getMount(COUNT_PREFIX);
+/**
+ * The counts as the store keeps them, under `prefix`, shared by every instance that uses it. A
+ * store that fails makes `add` reject.
+ */
+export function sharedCounters(store: Storage, prefix = COUNT_PREFIX): Counters {
+  const { driver } = store.getMount(prefix);
   const instance = driver.getInstance?.() as Partial<Increment & RedisLike> | undefined;
   if (driver.name === 'redis' && typeof instance?.eval === 'function') {
     const redis = instance as RedisLike;
     const base = String((driver.options as { base?: string } | undefined)?.base ?? '').replace(/:$/, '');
     return {
-      add: async (key, by, until) => Number(await redis.eval(REDIS_ADD, 1, (base ? `${base}:` : '') + COUNT_PREFIX + key, by, until)),
+      add: async (key, by, until) => Number(await redis.eval(REDIS_ADD, 1, (base ? `${base}:` : '') + prefix + key, by, until)),
     };
   }
   if (typeof instance?.increment === 'function') {
     const increment = instance as Increment;
-    return { add: (key, by, until) => increment.increment(COUNT_PREFIX + key, by, until) };
+    return { add: (key, by, until) => increment.increment(prefix + key, by, until) };
   }
   // No atomic step: two instances' hits at once may count as one. This instance's own memory
   // (below) still counts every one of its own.
   return {
     async add(key, by, until) {
-      const stored = await store.getItem<number>(COUNT_PREFIX + key);
+      const stored = await store.getItem<number>(prefix + key);
       const count = Math.max(0, (typeof stored === 'number' ? stored : 0) + by);
       if (by < 0 && typeof stored !== 'number') return 0;
-      await store.setItem(COUNT_PREFIX + key, count, { ttl: Math.max(1, Math.ceil((until - Date.now()) / 1000)) });
+      await store.setItem(prefix + key, count, { ttl: Math.max(1, Math.ceil((until - Date.now()) / 1000)) });
       return count;
     },
   };

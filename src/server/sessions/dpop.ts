@@ -8,6 +8,7 @@
 import { base64url, calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWK } from 'jose';
 import type { Storage } from 'unstorage';
 import { DURABLE_OBJECT_DRIVER, setIfAbsentOf, type SetIfAbsent } from '../popup/set-if-absent.js';
+import { sharedCounters } from '../rate-limit/store-counters.js';
 import { SessionStoreError } from './revocation.js';
 
 /**
@@ -30,8 +31,26 @@ export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
  * {@link DPOP_WINDOW_S}, when its `iat` stops being acceptable): `true` the first time. `until` is
  * the proof's own, the same at every use, never a time counted from the moment of a use.
  * `player` is whose valid game token the proof came with (the token's `sub`), where known.
+ * @throws TooManyProofs when `player` has more proofs remembered than its share.
+ * @throws SessionStoreError when the shared store fails.
  */
 export type ProofReplay = (key: string, until: number, player?: string) => Promise<boolean>;
+
+/**
+ * A player past its share of the remembered proofs: its request is answered 429 with
+ * `Retry-After` (RFC 6585 section 4), neither a replay nor a signed-out session, so that a game
+ * waits instead of logging its player out.
+ */
+export class TooManyProofs extends Error {
+  override name = 'TooManyProofs';
+  /** @param retryAfter whole seconds until the player has room again. */
+  constructor(readonly retryAfter: number) {
+    super(`too many game requests from this player: try again in ${retryAfter} s`);
+  }
+}
+
+/** A whole number of seconds from now until `ms` (ms since the epoch), at least 1. */
+const secondsUntil = (ms: number, now: number) => Math.max(1, Math.ceil((ms - now) / 1000));
 
 /** At most this many `jti`s in memory without a shared store (about 100 B each). */
 export const MAX_REMEMBERED = 50_000;
@@ -45,23 +64,28 @@ const MAX_JTI = 64;
 const PREFIX = 'itch-session:dpop:';
 
 /**
+ * With a shared store, a player's proofs remembered each minute, at most: 5 requests a second.
+ * A proof is kept until its `iat` + 5 minutes and an `iat` may be 5 minutes ahead, so one player
+ * holds at most 11 minutes' worth, 3,300 (about 600 KB in Redis), however fast it sends.
+ */
+export const MAX_STORED_PER_PLAYER_MINUTE = 300;
+/** Where the players' counts of remembered proofs are kept in the store, per minute. */
+const COUNT_PREFIX = 'itch-session:dpop-count:';
+const MINUTE_MS = 60_000;
+
+/**
  * Where the `jti`s of accepted proofs are kept: with a `store` that has an atomic set-if-absent
  * (Redis `SET NX`, the Durable Object), there, so that a proof is accepted once across all the
- * instances that share it; otherwise in this process's memory, bounded: when it is full, the
- * oldest entry goes and every proof no newer than it is refused from then on (never accepted
- * twice). So that no one player can bring that about (proofs dated 5 minutes ahead stay longest),
- * a player holding {@link MAX_REMEMBERED_PER_PLAYER} of a memory half full is refused first.
+ * instances that share it, and each player's count of them per minute beside them (at most
+ * {@link MAX_STORED_PER_PLAYER_MINUTE}: what one logged-in player makes the store hold is
+ * bounded); otherwise in this process's memory, bounded: when it is full, the oldest entry goes
+ * and every proof no newer than it is refused from then on (never accepted twice). So that no one
+ * player can bring that about (proofs dated 5 minutes ahead stay longest), a player holding
+ * {@link MAX_REMEMBERED_PER_PLAYER} of a memory half full is refused first.
  */
 export function createProofReplay(store: Storage | undefined): ProofReplay {
   const driver = store?.getMount(PREFIX).driver.name;
-  if (store !== undefined && (driver === 'redis' || driver === DURABLE_OBJECT_DRIVER)) {
-    const shared: SetIfAbsent = setIfAbsentOf(store, PREFIX);
-    return (key, until) =>
-      shared.set(PREFIX + key, Math.max(1, Math.ceil(until - Date.now() / 1000))).catch((error: unknown) => {
-        // Redis errors carry the command's arguments: the message names only the class.
-        throw new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
-      });
-  }
+  if (store !== undefined && (driver === 'redis' || driver === DURABLE_OBJECT_DRIVER)) return storedProofReplay(store);
   /** Each `jti` until its proof's `iat` is no longer acceptable (ms since the epoch), oldest first. */
   const seen = new Map<string, { until: number; player: string | undefined }>();
   /** The `jti`s each player holds in `seen`, with their ends. */
@@ -75,12 +99,16 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
     held?.delete(key);
     if (held?.size === 0) byPlayer.delete(player!);
   };
-  /** Whether `player` may have one more remembered: below its share, or after its expired ones are dropped. */
-  const hasRoom = (player: string, now: number): boolean => {
+  /** Refuses `player` one more remembered unless it is below its share, or is after its expired ones are dropped. */
+  const makeRoom = (player: string, now: number): void => {
     const held = byPlayer.get(player);
-    if (held === undefined || held.size < MAX_REMEMBERED_PER_PLAYER || seen.size < MAX_REMEMBERED / 2) return true;
-    for (const [key, until] of held) if (until < now) forget(key);
-    return held.size < MAX_REMEMBERED_PER_PLAYER;
+    if (held === undefined || held.size < MAX_REMEMBERED_PER_PLAYER || seen.size < MAX_REMEMBERED / 2) return;
+    let first = Infinity;
+    for (const [key, until] of held) {
+      if (until < now) forget(key);
+      else first = Math.min(first, until);
+    }
+    if (held.size >= MAX_REMEMBERED_PER_PLAYER) throw new TooManyProofs(secondsUntil(first, now));
   };
   return async (key, end, player) => {
     const now = Date.now();
@@ -88,7 +116,7 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
     // proof sent again in a later second, land past `forgottenUpTo` once it had been forgotten.
     const expires = end * 1000;
     if (expires <= forgottenUpTo || (seen.get(key)?.until ?? -Infinity) >= now) return false;
-    if (player !== undefined && !hasRoom(player, now)) return false;
+    if (player !== undefined) makeRoom(player, now);
     forget(key);
     seen.set(key, { until: expires, player });
     if (player !== undefined) {
@@ -101,6 +129,31 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
       forgottenUpTo = Math.max(forgottenUpTo, until);
     }
     return true;
+  };
+}
+
+/**
+ * {@link createProofReplay} with a shared store: the player's count for this minute first (a
+ * player past its share makes the store hold nothing more), then the proof's `jti`, set if absent.
+ */
+function storedProofReplay(store: Storage): ProofReplay {
+  const shared: SetIfAbsent = setIfAbsentOf(store, PREFIX);
+  const counts = sharedCounters(store, COUNT_PREFIX);
+  const failed = (error: unknown) =>
+    // Redis errors carry the command's arguments: the message names only the class.
+    new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
+  return async (key, until, player) => {
+    const now = Date.now();
+    if (player !== undefined) {
+      const minuteEnd = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
+      const count = await counts.add(`${player}:${minuteEnd}`, 1, minuteEnd).catch((error: unknown) => {
+        throw failed(error);
+      });
+      if (count > MAX_STORED_PER_PLAYER_MINUTE) throw new TooManyProofs(secondsUntil(minuteEnd, now));
+    }
+    return shared.set(PREFIX + key, secondsUntil(until * 1000, now)).catch((error: unknown) => {
+      throw failed(error);
+    });
   };
 }
 

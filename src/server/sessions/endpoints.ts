@@ -5,7 +5,7 @@
 import { preflight, withCors } from '../http/cors.js';
 import { missingOrigin } from '../http/own-origin.js';
 import type { Credentials, GameCredential } from './credentials.js';
-import { dpopRefusal } from './dpop.js';
+import { dpopRefusal, TooManyProofs } from './dpop.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
 import { SessionStoreError } from './revocation.js';
@@ -20,12 +20,17 @@ function endpoint(settings: SessionsSettings, answer: (request: Request, own: st
   return async (request: Request): Promise<Response> => {
     const own = settings.ownOrigin(request);
     if (own === undefined) return misconfigured();
-    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own).catch(storeDown));
+    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own).catch(storeRefusal));
   };
 }
 
-/** The store failed (down, full): 503, to try again in a second; nothing was revoked nor renewed. */
-function storeDown(error: unknown): Response {
+/**
+ * The store failed (down, full): 503, to try again in a second; or the player is past its share
+ * of remembered DPoP proofs: 429, to try again when it has room. Nothing was revoked nor renewed.
+ */
+function storeRefusal(error: unknown): Response {
+  if (error instanceof TooManyProofs)
+    return Response.json({ errors: [error.message] }, { status: 429, headers: { 'Retry-After': String(error.retryAfter) } });
   if (!(error instanceof SessionStoreError)) throw error;
   return Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } });
 }
@@ -85,7 +90,7 @@ export function createRoute(
       try {
         session = await find(request, carriers);
       } catch (error) {
-        return storeDown(error);
+        return storeRefusal(error);
       }
       if (session === undefined) return unauthorized('not signed in', carriers.has('game'));
       return 'error' in session ? dpopRefusal(session.error, session.why) : handler(request, session);

@@ -5,7 +5,7 @@
  */
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import type { Credentials } from './credentials.js';
-import { checkProof, dpopRefusal } from './dpop.js';
+import { checkProof, dpopRefusal, TooManyProofs } from './dpop.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
 import { newSessionId, type SessionClaims } from './session.js';
@@ -39,7 +39,15 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
     // The proof of the request that collects the token (the popup collection, or the game's own
     // POST): the token is bound to its key. A bad proof is refused in either mode, never ignored.
     if (request.headers.has('dpop')) {
-      const proof = await checkProof(request, site, (key, until) => settings.replay(key, until, claims.sub));
+      const proof = await checkProof(request, site, (key, until) => settings.replay(key, until, claims.sub)).catch((error: unknown) => {
+        if (!(error instanceof TooManyProofs)) throw error;
+        return error;
+      });
+      if (proof instanceof TooManyProofs)
+        return Response.json(
+          { errors: [proof.message] },
+          { status: 429, headers: { 'Retry-After': String(proof.retryAfter), 'Cache-Control': 'no-store' } },
+        );
       if ('error' in proof) {
         console.warn(`itch-oauth-widget: refused (401): no game token for a login started from ${startedFrom}: ${proof.why}`);
         return dpopRefusal(proof.error, proof.why);

@@ -110,8 +110,9 @@ export function readSessionsOptions(options: SessionsOptions): SessionsSettings 
       allowed: parseAllowedOrigins(options.allowedOrigins ?? []),
       methods: 'GET, HEAD, POST, PUT, PATCH, DELETE',
       headers: 'Authorization, Content-Type, DPoP',
-      // A refused game token's answer says why (RFC 9449 section 7.1), for the game to read.
-      expose: 'WWW-Authenticate',
+      // For the game to read: why a game token was refused (RFC 9449 section 7.1), and when a
+      // player past its share of proofs may try again.
+      expose: 'WWW-Authenticate, Retry-After',
     },
     ownOrigin: ownOrigin(options.origin, 'createSessions'),
     revocations: createRevocations(options.store),

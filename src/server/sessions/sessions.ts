@@ -7,6 +7,7 @@
  */
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import { createCredentials } from './credentials.js';
+import { TooManyProofs } from './dpop.js';
 import { createLogout, createRenew, createRoute, readAllow, type Refused } from './endpoints.js';
 import { createOnLogin } from './login.js';
 import { readSessionsOptions, type SessionsOptions } from './options.js';
@@ -42,6 +43,9 @@ export interface Sessions {
    * `Authorization: DPoP` with the `DPoP` proof of this request (RFC 9449): signed by that key,
    * for this method and this path of `origin`, at most 5 minutes from the server's clock, never
    * seen before (with a `store` of Redis or the Durable Object, by any instance), for this token.
+   * A player past its share of remembered proofs (with such a `store`, 300 game requests a
+   * minute) has no session here until it has room again; `route` and `renew` answer it 429 with
+   * `Retry-After`.
    * @throws SessionStoreError when the `store` fails; TypeError where the site has no `origin` and the request is not on loopback.
    */
   get(request: Request, options?: { allow?: readonly SessionCarrier[] | undefined }): Promise<Session | undefined>;
@@ -105,7 +109,10 @@ export function createSessions(options: SessionsOptions): Sessions {
     return sessionOf(claims, 'cookie', settings.keepToken ? claims.itch_token : undefined);
   };
   const get: Sessions['get'] = async (request, { allow } = {}) => {
-    const found = await find(request, readAllow(allow ?? ['cookie']));
+    const found = await find(request, readAllow(allow ?? ['cookie'])).catch((error: unknown) => {
+      if (error instanceof TooManyProofs) return undefined;
+      throw error;
+    });
     return found === undefined || 'error' in found ? undefined : found;
   };
   const jwks: Sessions['jwks'] = async () => ({
