@@ -71,7 +71,7 @@ function site(store?: Storage) {
       }),
     );
   const call = async (key: DpopKey, gameToken: string, iat?: number) => (await answer(key, gameToken, iat)).status;
-  return { logIn, call, answer };
+  return { logIn, call, answer, me };
 }
 
 /** Sends `count` requests, 500 at a time; the number of each status. */
@@ -121,7 +121,7 @@ it(
  * holds no more of its proofs; another player is answered at once.
  */
 async function floodWithStore(store: Storage, storedProofs: (jkt: string) => Promise<number>) {
-  const { logIn, call, answer } = site(store);
+  const { logIn, call, answer, me } = site(store);
   const player = await logIn(TOKEN);
   const attacker = await logIn(ATTACKER_TOKEN);
   const statuses = await flood(1_000, () => call(attacker.key, attacker.gameToken, ahead()));
@@ -138,6 +138,24 @@ async function floodWithStore(store: Storage, storedProofs: (jkt: string) => Pro
   assert.ok(Number(refused.headers.get('retry-after')) >= 1 && Number(refused.headers.get('retry-after')) <= 60);
   assert.match(refused.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
   assert.equal(await call(player.key, player.gameToken), 200, 'another player was refused');
+
+  // Whoever holds a copy of one of a player's proofs (with its token) and sends it again and
+  // again does not use up that player's share: a replay counts against no one.
+  const { key, gameToken } = await logIn(TOKEN);
+  const proof = await dpopProof(key, 'GET', `${SITE}/api/me`, { token: gameToken });
+  const replayed = await flood(
+    1_000,
+    async () =>
+      (await me(new Request(`${SITE}/api/me`, { headers: { Origin: GAME, Authorization: `DPoP ${gameToken}`, DPoP: proof } }))).status,
+  );
+  assert.deepEqual(
+    [...replayed],
+    [
+      [200, 1],
+      [401, 999],
+    ],
+  );
+  assert.equal(await call(key, gameToken), 200, "replays of the player's proof used up its share");
 }
 
 describe('with a shared store, a logged-in player cannot make it hold more than its share of proofs', () => {

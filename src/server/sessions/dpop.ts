@@ -76,7 +76,7 @@ const MINUTE_MS = 60_000;
 /**
  * Where the `jti`s of accepted proofs are kept: with a `store` that has an atomic set-if-absent
  * (Redis `SET NX`, the Durable Object), there, so that a proof is accepted once across all the
- * instances that share it, and each player's count of them per minute beside them (at most
+ * instances that share it, and each player's count of new ones per minute beside them (at most
  * {@link MAX_STORED_PER_PLAYER_MINUTE}: what one logged-in player makes the store hold is
  * bounded); otherwise in this process's memory, bounded: when it is full, the oldest entry goes
  * and every proof no newer than it is refused from then on (never accepted twice). So that no one
@@ -133,27 +133,26 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
 }
 
 /**
- * {@link createProofReplay} with a shared store: the player's count for this minute first (a
- * player past its share makes the store hold nothing more), then the proof's `jti`, set if absent.
+ * {@link createProofReplay} with a shared store: the proof's `jti`, set if absent, then, for a
+ * proof never seen, the player's count for this minute. A player past its share has that proof
+ * taken back, so that the store holds nothing more of its; a replayed proof counts against no one
+ * (whoever holds a copy of a player's proof cannot use up the player's share with it).
  */
 function storedProofReplay(store: Storage): ProofReplay {
   const shared: SetIfAbsent = setIfAbsentOf(store, PREFIX);
   const counts = sharedCounters(store, COUNT_PREFIX);
-  const failed = (error: unknown) =>
-    // Redis errors carry the command's arguments: the message names only the class.
-    new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
   return async (key, until, player) => {
     const now = Date.now();
-    if (player !== undefined) {
-      const minuteEnd = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
-      const count = await counts.add(`${player}:${minuteEnd}`, 1, minuteEnd).catch((error: unknown) => {
-        throw failed(error);
-      });
-      if (count > MAX_STORED_PER_PLAYER_MINUTE) throw new TooManyProofs(secondsUntil(minuteEnd, now));
+    const minuteEnd = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
+    try {
+      if (!(await shared.set(PREFIX + key, secondsUntil(until * 1000, now)))) return false;
+      if (player === undefined || (await counts.add(`${player}:${minuteEnd}`, 1, minuteEnd)) <= MAX_STORED_PER_PLAYER_MINUTE) return true;
+      await shared.delete(PREFIX + key);
+    } catch (error) {
+      // Redis errors carry the command's arguments: the message names only the class.
+      throw new SessionStoreError(`the session store failed (${error instanceof Error ? error.name : 'unknown error'})`);
     }
-    return shared.set(PREFIX + key, secondsUntil(until * 1000, now)).catch((error: unknown) => {
-      throw failed(error);
-    });
+    throw new TooManyProofs(secondsUntil(minuteEnd, now));
   };
 }
 
