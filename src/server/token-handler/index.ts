@@ -74,8 +74,10 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
       await settings.onLogin(context),
       context.owns === undefined ? { user: context.user } : { user: context.user, owns: context.owns },
     );
-  const relay =
-    settings.popup === undefined ? undefined : createRelay(settings, (token, request) => verify(token, limiter?.ticket(request)), logIn);
+  const popupSteps =
+    settings.popup === undefined
+      ? undefined
+      : createPopupSteps(settings, (token, request) => verify(token, limiter?.ticket(request)), logIn);
   /** Counts the request against its client's limit: the 429 that refuses it, if over. */
   const admit = async (request: Request, route: LimitedRoute) => limiter?.admit(request, route);
   // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240); a game's
@@ -91,9 +93,9 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
     // The popup's start page: a top-level navigation, before the cross-site check (its request
     // comes from itch.io's or the opener's site); it writes nothing a flood could grow.
     if (request.method === 'GET' && new URL(request.url).searchParams.has('state')) {
-      if (relay === undefined) return relayOff(404);
+      if (popupSteps === undefined) return relayOff(404);
       const over = await admit(request, 'popupStarts');
-      return over === undefined ? relay.start(request, own) : overPage(request, over);
+      return over === undefined ? popupSteps.start(request, own) : overPage(request, over);
     }
     const crossSite = crossSiteProblem(request, own, settings.allowedOrigins);
     if (crossSite !== undefined) return errorResponse(403, crossSite);
@@ -109,11 +111,11 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
         ? verified
         : logIn({ ...verified, token: body.token, request, startedFrom: request.headers.get('origin') });
     }
-    if (relay === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
+    if (popupSteps === undefined) return body.kind === 'deposit' ? relayOff(403, 'state_mismatch') : relayOff(404);
     try {
-      if (body.kind === 'collect') return await relay.handOver(request, body.verifier, body.seen);
-      if (body.kind === 'bind') return await relay.bind(request, own, body.bind);
-      return await relay.deposit(request, own, body.token, body.state);
+      if (body.kind === 'collect') return await popupSteps.handOver(request, body.verifier, body.seen);
+      if (body.kind === 'bind') return await popupSteps.bind(request, own, body.bind);
+      return await popupSteps.deposit(request, own, body.token, body.state);
     } catch (error) {
       return storeErrorResponse(error);
     }
@@ -159,8 +161,8 @@ function overPage(request: Request, over: Response): Response {
   return markRefusal(new Response(page.body, { status: 429, headers: page.headers }), refusalOf(over)!);
 }
 
-/** The popup relay's routes, from the checked settings. */
-function createRelay(
+/** The popup relay's steps (start, bind, deposit, hand over), from the checked settings. */
+function createPopupSteps(
   settings: HandlerSettings,
   verify: (token: string, request: Request) => ReturnType<Verify>,
   logIn: (context: LoginContext) => Promise<Response>,
