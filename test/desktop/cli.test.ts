@@ -4,35 +4,13 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import {
-  assertPortFree,
-  C,
-  closeNet,
-  decide,
-  emulatorFor,
-  freePort,
-  holdPort,
-  launchBrowser,
-  pageOutcome,
-  type Browser,
-  type RunningEmulator,
-} from './support.js';
+import { describe, it } from 'node:test';
+import { assertPortFree, C, closeNet, decide, freePort, holdPort, pageOutcome, useBrowserAndEmulator } from './support.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-let browser: Browser;
-let emulator: RunningEmulator;
-
-before(async () => {
-  browser = await launchBrowser();
-  emulator = await emulatorFor([]);
-});
-after(async () => {
-  await browser.close();
-  await emulator.close();
-});
+const world = useBrowserAndEmulator();
 
 interface CliRun {
   child: ChildProcessWithoutNullStreams;
@@ -67,9 +45,9 @@ const base = (redirectUri: string): string[] => [
   '--redirect-uri',
   redirectUri,
   '--base-url',
-  emulator.url,
+  world.emulator.url,
   '--api-base-url',
-  emulator.apiUrl,
+  world.emulator.apiUrl,
   '--no-browser',
 ];
 
@@ -79,9 +57,9 @@ const oob = (): string[] => [
   C.clients.demo.clientId,
   '--oob',
   '--base-url',
-  emulator.url,
+  world.emulator.url,
   '--api-base-url',
-  emulator.apiUrl,
+  world.emulator.apiUrl,
   '--no-browser',
 ];
 
@@ -89,7 +67,7 @@ describe('itch-oauth-widget login', () => {
   it('loopback: the token alone on stdout, progress on stderr, exit 0, port released', async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
-    emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+    world.emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
     const run = runCli(base(redirectUri));
     const url = await printedUrl(run);
     assert.match(
@@ -98,14 +76,14 @@ describe('itch-oauth-widget login', () => {
       'the one-time start address, no state',
     );
     assert.match(run.output.stderr, /Waiting for you to approve in the browser/);
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     await decide(page, url, 'Approve', C.users.otherDeveloper);
     assert.equal(await pageOutcome(page), 'You are logged in');
     assert.equal(await run.exit, 0);
     assert.match(run.output.stdout, /^[0-9a-f]{40}\n$/);
     const token = run.output.stdout.trim();
     assert.ok(!run.output.stderr.includes(token), 'the token is never on stderr');
-    const profile = await fetch(`${emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
+    const profile = await fetch(`${world.emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(((await profile.json()) as { user: { id: number } }).user.id, C.users.otherDeveloper);
     await assertPortFree(port);
     await page.close();
@@ -115,7 +93,7 @@ describe('itch-oauth-widget login', () => {
     const run = runCli(oob());
     const url = await printedUrl(run);
     assert.equal(new URL(url).searchParams.get('redirect_uri'), 'urn:ietf:wg:oauth:2.0:oob');
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     await decide(page, url, 'Approve');
     const key = (await page.locator('#key').textContent()) ?? '';
     run.child.stdin.end(`${key}\n`);

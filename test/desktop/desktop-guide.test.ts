@@ -13,42 +13,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import {
-  assertPortFree,
-  C,
-  closeNet,
-  decide,
-  emulatorFor,
-  freePort,
-  holdPort,
-  launchBrowser,
-  type Browser,
-  type RunningEmulator,
-} from './support.js';
+import { assertPortFree, C, closeNet, decide, freePort, holdPort, useBrowserAndEmulator } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const DAY = 24 * 60 * 60 * 1000;
 
-let browser: Browser;
-let emulator: RunningEmulator;
+const world = useBrowserAndEmulator();
 let dir: string;
 /** A stand-in for the system browser: records the address it was asked to open. */
 let opener: string;
 
-before(async () => {
-  browser = await launchBrowser();
-  emulator = await emulatorFor([]);
+before(() => {
   dir = mkdtempSync(join(tmpdir(), 'itch-desktop-guide-'));
   opener = join(dir, 'browser.sh');
   writeFileSync(opener, '#!/bin/sh\nprintf \'%s\\n\' "$1" >> "$0.opened"\n');
   chmodSync(opener, 0o755);
 });
-after(async () => {
-  await browser.close();
-  await emulator.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The addresses the stand-in browser was asked to open so far. */
 const opened = (): string[] => (existsSync(`${opener}.opened`) ? readFileSync(`${opener}.opened`, 'utf8').trim().split('\n') : []);
@@ -82,7 +64,7 @@ function runProgram(name: string, env: Record<string, string>): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', fixture(name)], {
     cwd: ROOT,
     stdio: 'pipe',
-    env: { ...inherited, BROWSER: opener, ITCH_BASE_URL: emulator.url, ITCH_CLIENT_ID: C.clients.demo.clientId, ...env },
+    env: { ...inherited, BROWSER: opener, ITCH_BASE_URL: world.emulator.url, ITCH_CLIENT_ID: C.clients.demo.clientId, ...env },
   });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
@@ -101,7 +83,7 @@ async function until<T>(what: string, value: () => T | undefined, run: Run): Pro
 }
 
 async function playerOf(token: string): Promise<number> {
-  const answer = await fetch(`${emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
+  const answer = await fetch(`${world.emulator.apiUrl}/profile`, { headers: { authorization: `Bearer ${token}` } });
   return ((await answer.json()) as { user: { id: number } }).user.id;
 }
 
@@ -109,7 +91,7 @@ describe("the desktop guide's game, launched by the itch app", () => {
   it("logs in with the key the manifest's scope asked for, and opens no browser", async () => {
     const { scope } = manifestAction();
     const expiresAt = new Date(Date.now() + DAY);
-    const key = emulator.issueJwt({ userId: C.users.gamer, scopes: scope!, expiresAt });
+    const key = world.emulator.issueJwt({ userId: C.users.gamer, scopes: scope!, expiresAt });
     // Were it to log in another way, it would find its port taken and nothing to paste: exit 1.
     const port = await freePort();
     const holder = await holdPort(port);
@@ -131,13 +113,13 @@ describe("the desktop guide's game, launched by the itch app", () => {
   it('with an expired key, logs in in the browser instead: out of band, its port being taken', async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/itch-callback`;
-    emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+    world.emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
     const holder = await holdPort(port);
     try {
-      const expired = emulator.issueJwt({ userId: C.users.gamer, scopes: 'profile:me', expiresAt: new Date(Date.now() - 1000) });
+      const expired = world.emulator.issueJwt({ userId: C.users.gamer, scopes: 'profile:me', expiresAt: new Date(Date.now() - 1000) });
       const run = runProgram('itch-app-game.ts', { ITCHIO_API_KEY: expired, ITCH_REDIRECT_URI: redirectUri });
       const url = await until('the address to open', () => /Open (http\S+) in your browser/.exec(run.output.stderr)?.[1], run);
-      const page = await browser.newPage();
+      const page = await world.browser.newPage();
       await decide(page, url, 'Approve', C.users.otherDeveloper);
       const pasted = (await page.locator('#key').textContent()) ?? '';
       run.child.stdin.end(`${pasted}\n`);
@@ -161,12 +143,12 @@ describe(
     it('opens the system browser at the one-time start address, logs in, reads the player and frees its port', async () => {
       const port = await freePort();
       const redirectUri = `http://127.0.0.1:${port}/itch-callback`;
-      emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
+      world.emulator.addRedirectUri(C.clients.demo.clientId, redirectUri);
       const before = opened().length;
       const run = runProgram('loopback-guide.ts', { ITCH_REDIRECT_URI: redirectUri });
       const url = await until('the address the browser was asked to open', () => opened()[before], run);
       assert.match(url, new RegExp(`^http://127\\.0\\.0\\.1:${port}/itch-oauth-start/[A-Za-z0-9_-]{43}$`));
-      const page = await browser.newPage();
+      const page = await world.browser.newPage();
       await decide(page, url, 'Approve', C.users.gamer);
       assert.equal(await run.exit, 0, run.output.stderr);
       assert.deepEqual(JSON.parse(run.output.stdout), { player: 'mossy', scopes: ['profile:me', 'profile:owned'] });

@@ -1,6 +1,7 @@
 // Shared by the desktop tests: the emulator, Playwright's Chromium as the "system browser", free
 // ports, and the proof that a listener is gone (its port can be bound again at once).
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../../src/emulator/index.js';
 
@@ -18,6 +19,23 @@ export const CHROMIUM_ARGS = [
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * For a test file: Chromium and an emulator (no redirect URIs registered yet), started before its
+ * tests and closed after them. Read them in the tests, once `before` has run.
+ */
+export function useBrowserAndEmulator(): { readonly browser: Browser; readonly emulator: RunningEmulator } {
+  const world = {} as { browser: Browser; emulator: RunningEmulator };
+  before(async () => {
+    world.browser = await launchBrowser();
+    world.emulator = await emulatorFor([]);
+  });
+  after(async () => {
+    await world.browser?.close();
+    await world.emulator?.close();
+  });
+  return world;
 }
 
 /** A port that was free a moment ago (the OS picked it). */
