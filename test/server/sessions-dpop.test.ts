@@ -224,6 +224,23 @@ describe('using bound game tokens', () => {
       assert.equal((await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token, iat })))).status, 200);
     }
   });
+  it('a jti of fewer than 16 or more than 64 printable ASCII characters is refused: a store key stays small', async () => {
+    const { loginWith, me } = setup();
+    const key = await dpopKey();
+    const token = await loginWith(key);
+    // 64 characters of 3 bytes each would be a 192-byte key part in Redis.
+    for (const jti of ['short', 'é'.repeat(32), '€'.repeat(64), 'a'.repeat(65), 'with space 0123456789']) {
+      assertRefused(
+        await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token, jti }))),
+        'invalid_dpop_proof',
+      );
+    }
+    const longest = 'a'.repeat(64);
+    assert.equal(
+      (await me(call('/api/me', `DPoP ${token}`, await dpopProof(key, 'GET', `${SITE}/api/me`, { token, jti: longest })))).status,
+      200,
+    );
+  });
   it('renew answers a token bound to the same key, and needs a proof by it', async () => {
     const { loginWith, sessions } = setup();
     const key = await dpopKey();

@@ -29,12 +29,17 @@ interface RedisLike {
   eval(script: string, keys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** Adds to a count, atomically; gives back only to a count that is still there; expires it at its window's end. */
+/**
+ * Adds to a count, atomically; gives back only to a count that is still there; a new count
+ * expires when its window ends, `ARGV[2]` ms from now. The time left, not the window's end: an
+ * instance whose clock is behind Redis's would give an end already past, and Redis would delete
+ * the count at each addition (every count would read 1).
+ */
 const REDIS_ADD = `
 local by = tonumber(ARGV[1])
 if by < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local count = redis.call('INCRBY', KEYS[1], by)
-redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return count`;
 
 /**
@@ -48,7 +53,8 @@ export function sharedCounters(store: Storage, prefix = COUNT_PREFIX): Counters 
     const redis = instance as RedisLike;
     const base = String((driver.options as { base?: string } | undefined)?.base ?? '').replace(/:$/, '');
     return {
-      add: async (key, by, until) => Number(await redis.eval(REDIS_ADD, 1, (base ? `${base}:` : '') + prefix + key, by, until)),
+      add: async (key, by, until) =>
+        Number(await redis.eval(REDIS_ADD, 1, (base ? `${base}:` : '') + prefix + key, by, Math.max(1, Math.ceil(until - Date.now())))),
     };
   }
   if (typeof instance?.increment === 'function') {

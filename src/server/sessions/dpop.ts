@@ -32,7 +32,8 @@ export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
  * the proof's own, the same at every use, never a time counted from the moment of a use.
  * `player` is whose valid game token the proof came with (the token's `sub`), where known.
  * @throws TooManyProofs when `player` has more proofs remembered than its share.
- * @throws SessionStoreError when the shared store fails.
+ * @throws SessionStoreError when the shared store fails, or when the memory (without a store) has
+ *   forgotten proofs as new as this one, so that it cannot tell whether this one is new.
  */
 export type ProofReplay = (key: string, until: number, player?: string) => Promise<boolean>;
 
@@ -59,8 +60,11 @@ export const MAX_REMEMBERED = 50_000;
  * refused until some expire: one player (3 requests a second for 5 minutes) cannot fill it alone.
  */
 export const MAX_REMEMBERED_PER_PLAYER = 1_000;
-/** A `jti` of at most this many characters (a store key stays small). */
-const MAX_JTI = 64;
+/**
+ * A `jti` of 16 to 64 printable ASCII characters (`gameSession()` sends 43): a byte each, so that
+ * a store key stays small whatever the client sends.
+ */
+const JTI = /^[\x21-\x7e]{16,64}$/;
 const PREFIX = 'itch-session:dpop:';
 
 /**
@@ -115,7 +119,10 @@ export function createProofReplay(store: Storage | undefined): ProofReplay {
     // The proof's own end, whenever it is sent: one counted from this moment would, for the same
     // proof sent again in a later second, land past `forgottenUpTo` once it had been forgotten.
     const expires = end * 1000;
-    if (expires <= forgottenUpTo || (seen.get(key)?.until ?? -Infinity) >= now) return false;
+    if ((seen.get(key)?.until ?? -Infinity) >= now) return false;
+    // A proof no newer than one forgotten may be a replay, or new: the server cannot tell, and it
+    // is the server's state, not the player's fault (a 401 would sign the game out).
+    if (expires <= forgottenUpTo) throw new SessionStoreError('the DPoP proof memory is full (try again in a moment)');
     if (player !== undefined) makeRoom(player, now);
     forget(key);
     seen.set(key, { until: expires, player });
@@ -232,7 +239,7 @@ export async function checkProof(request: Request, own: string, replay: ProofRep
   const now = Date.now() / 1000;
   if (typeof iat !== 'number' || !(Math.abs(now - iat) <= DPOP_WINDOW_S))
     return refuse(`the DPoP proof's iat is more than ${DPOP_WINDOW_S} seconds from the server's time`);
-  if (typeof jti !== 'string' || jti.length < 16 || jti.length > MAX_JTI) return refuse('the DPoP proof has no usable jti');
+  if (typeof jti !== 'string' || !JTI.test(jti)) return refuse('the DPoP proof has no usable jti');
   if (ath !== hash)
     return refuse(
       token === undefined ? 'the DPoP proof names a token (ath) where none is presented' : 'the DPoP proof is for another token (ath)',
