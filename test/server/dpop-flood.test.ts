@@ -12,7 +12,7 @@ import { durableObjectStore, ItchOAuthStore } from '../../src/cloudflare/index.j
 import { createSessions, createTokenHandler } from '../../src/server/index.js';
 import { DPOP_WINDOW_S, MAX_STORED_PER_PLAYER_MINUTE } from '../../src/server/sessions/dpop.js';
 import { memoryNamespace, type StoreClass } from '../cloudflare/support/durable-objects.js';
-import { dpopKey, dpopProof, type DpopKey } from '../support/dpop.js';
+import { dpopKey, dpopProof, gameLoginRequest, type DpopKey } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 import { redisMissing, useRedis } from './support/redis.js';
 
@@ -43,18 +43,7 @@ function site(store?: Storage) {
   /** A game's login with `token`: its key and its bound game token. */
   const logIn = async (token: string) => {
     const key = await dpopKey();
-    const login = await handler(
-      new Request(`${SITE}/auth/itch`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Origin: GAME,
-          'Sec-Fetch-Site': 'cross-site',
-          DPoP: await dpopProof(key, 'POST', `${SITE}/auth/itch`),
-        },
-        body: JSON.stringify({ access_token: token }),
-      }),
-    );
+    const login = await handler(await gameLoginRequest(`${SITE}/auth/itch`, GAME, key, token));
     const { gameToken } = (await login.json()) as { gameToken: string };
     assert.ok(gameToken);
     return { key, gameToken };

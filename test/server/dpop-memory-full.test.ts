@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { createSessions, createTokenHandler, type FetchFunction } from '../../src/server/index.js';
 import { DPOP_WINDOW_S } from '../../src/server/sessions/dpop.js';
-import { dpopKey, dpopProof, type DpopKey } from '../support/dpop.js';
+import { dpopKey, dpopProof, gameLoginRequest, type DpopKey } from '../support/dpop.js';
 
 const SITE = 'https://game.example';
 const GAME = 'https://html-classic.itch.zone';
@@ -43,19 +43,7 @@ it(
       rateLimit: false,
     });
     const me = sessions.route({ allow: ['game'] }, (_request, session) => Response.json(session.user));
-    const logIn = async (id: number, key: DpopKey) =>
-      handler(
-        new Request(`${SITE}/auth/itch`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            Origin: GAME,
-            'Sec-Fetch-Site': 'cross-site',
-            DPoP: await dpopProof(key, 'POST', `${SITE}/auth/itch`),
-          },
-          body: JSON.stringify({ access_token: `token-${id}` }),
-        }),
-      );
+    const logIn = async (id: number, key: DpopKey) => handler(await gameLoginRequest(`${SITE}/auth/itch`, GAME, key, `token-${id}`));
     const call = async (key: DpopKey, gameToken: string, iat: number) =>
       me(
         new Request(`${SITE}/api/me`, {

@@ -10,7 +10,7 @@ import { afterEach, describe, it, mock } from 'node:test';
 import type { Storage } from 'unstorage';
 import { createSessions, createTokenHandler } from '../../src/server/index.js';
 import { MAX_STORED_PER_PLAYER_MINUTE } from '../../src/server/sessions/dpop.js';
-import { dpopKey, dpopProof, type DpopKey } from '../support/dpop.js';
+import { dpopKey, dpopProof, gameLoginRequest, type DpopKey } from '../support/dpop.js';
 import { fakeItch } from './support/fake-itch.js';
 import { redisMissing, useRedis } from './support/redis.js';
 
@@ -33,19 +33,7 @@ function site(store: Storage) {
   });
   const me = sessions.route({ allow: ['game'] }, (_request, session) => Response.json(session.user));
   /** A game's login: its answer, with a proof by `key` dated `iat`. */
-  const logIn = async (key: DpopKey, iat?: number) =>
-    handler(
-      new Request(`${SITE}/auth/itch`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Origin: GAME,
-          'Sec-Fetch-Site': 'cross-site',
-          DPoP: await dpopProof(key, 'POST', `${SITE}/auth/itch`, iat === undefined ? {} : { iat }),
-        },
-        body: JSON.stringify({ access_token: TOKEN }),
-      }),
-    );
+  const logIn = async (key: DpopKey, iat?: number) => handler(await gameLoginRequest(`${SITE}/auth/itch`, GAME, key, TOKEN, iat));
   /** A login that must succeed: the game token. */
   const gameTokenOf = async (key: DpopKey, iat?: number) => {
     const answer = await logIn(key, iat);

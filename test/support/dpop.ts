@@ -55,3 +55,26 @@ export function dpopProof(signer: DpopSigner, method: string, url: string, optio
     .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk, ...options.header })
     .sign(signer.privateKey);
 }
+
+/**
+ * A framed game's login at the token endpoint `endpoint`, as `gameSession()` sends it from `game`:
+ * the itch.io token in the body and a DPoP proof by `key` (dated `iat`, or now).
+ */
+export async function gameLoginRequest(
+  endpoint: string,
+  game: string,
+  key: DpopSigner,
+  accessToken: string,
+  iat?: number,
+): Promise<Request> {
+  return new Request(endpoint, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Origin: game,
+      'Sec-Fetch-Site': 'cross-site',
+      DPoP: await dpopProof(key, 'POST', endpoint, iat === undefined ? {} : { iat }),
+    },
+    body: JSON.stringify({ access_token: accessToken }),
+  });
+}
