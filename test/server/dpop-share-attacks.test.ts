@@ -70,8 +70,10 @@ describe('the per-player share of remembered proofs, attacked (real Redis)', { s
     const held = (await client.keys(`itch-dpop-share:itch-session:dpop:${key.jkt}.*`)).length;
     // Measured before any fix: 1,000 answered 200 and 1,001 proofs held (each count's key is
     // deleted by its PEXPIREAT in Redis's past, so every count reads 1).
-    assert.ok((statuses.get(200) ?? 0) < MAX_STORED_PER_PLAYER_MINUTE, `accepted ${statuses.get(200)} new proofs in one minute`);
-    assert.ok(held <= MAX_STORED_PER_PLAYER_MINUTE, `Redis holds ${held} of the player's proofs`);
+    // 300 a minute, the login's proof among them; twice that if the requests ran across a minute's end.
+    const accepted = statuses.get(200) ?? 0;
+    assert.ok(accepted < 2 * MAX_STORED_PER_PLAYER_MINUTE, `accepted ${accepted} new proofs in about a second`);
+    assert.equal(held, accepted + 1, `Redis holds ${held} of the player's proofs, ${accepted} accepted and its login's`);
   });
 
   it('answers a game login 503 with Retry-After when the store cannot remember its proof', async () => {
