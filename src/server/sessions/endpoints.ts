@@ -28,11 +28,13 @@ function endpoint(settings: SessionsSettings, answer: (request: Request, own: st
  * The store failed (down, full): 503, to try again in a second; or the player is past its share
  * of remembered DPoP proofs: 429, to try again when it has room. Nothing was revoked nor renewed.
  */
-function storeRefusal(error: unknown): Response {
-  if (error instanceof TooManyProofs)
-    return Response.json({ errors: [error.message] }, { status: 429, headers: { 'Retry-After': String(error.retryAfter) } });
-  if (!(error instanceof SessionStoreError)) throw error;
-  return Response.json({ errors: [error.message] }, { status: 503, headers: { 'Retry-After': '1' } });
+export function storeRefusal(error: unknown): Response {
+  if (!(error instanceof TooManyProofs || error instanceof SessionStoreError)) throw error;
+  const [status, retryAfter] = error instanceof TooManyProofs ? [429, error.retryAfter] : [503, 1];
+  return Response.json(
+    { errors: [error.message] },
+    { status, headers: { 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store' } },
+  );
 }
 
 /** A request to one of these endpoints, answered. */

@@ -5,9 +5,9 @@
  */
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import type { Credentials } from './credentials.js';
-import { checkProof, dpopRefusal, TooManyProofs } from './dpop.js';
+import { checkProof, dpopRefusal } from './dpop.js';
+import { storeRefusal } from './endpoints.js';
 import { signGameToken } from './game-token.js';
-import { SessionStoreError } from './revocation.js';
 import type { SessionsSettings } from './options.js';
 import { newSessionId, type SessionClaims } from './session.js';
 import { sealCookie, sessionCookie, type CookieClaims } from './site-cookie.js';
@@ -40,18 +40,9 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
     // The proof of the request that collects the token (the popup collection, or the game's own
     // POST): the token is bound to its key. A bad proof is refused in either mode, never ignored.
     if (request.headers.has('dpop')) {
-      const proof = await checkProof(request, site, (key, until) => settings.replay(key, until, claims.sub)).catch((error: unknown) => {
-        if (!(error instanceof TooManyProofs || error instanceof SessionStoreError)) throw error;
-        return error;
-      });
       // Not a refusal of the player (a 401): wait and try again, as every answer that needs the store.
-      if (proof instanceof Error) {
-        const [status, retryAfter] = proof instanceof TooManyProofs ? [429, proof.retryAfter] : [503, 1];
-        return Response.json(
-          { errors: [proof.message] },
-          { status, headers: { 'Retry-After': String(retryAfter), 'Cache-Control': 'no-store' } },
-        );
-      }
+      const proof = await checkProof(request, site, (key, until) => settings.replay(key, until, claims.sub)).catch(storeRefusal);
+      if (proof instanceof Response) return proof;
       if ('error' in proof) {
         console.warn(`itch-oauth-widget: refused (401): no game token for a login started from ${startedFrom}: ${proof.why}`);
         return dpopRefusal(proof.error, proof.why);
