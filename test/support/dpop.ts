@@ -3,6 +3,8 @@
 // of one request by it. Every field a server checks can be set, so that an attack test forges
 // exactly the proof it means to (another `iat`, a `jti` seen before, a header that lies).
 import { createHash, randomBytes } from 'node:crypto';
+import { currentNonce } from '../../src/server/sessions/dpop-nonce.js';
+import { deriveKeys } from '../../src/server/sessions/keys.js';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyInput } from 'jose';
 
 /** What signs a proof: a private key, and the public JWK the proof's header names (an attacker's may name another's). */
@@ -28,6 +30,21 @@ export interface DpopProofOptions {
   jti?: string;
   /** Header fields laid over `typ: dpop+jwt`, `alg: ES256` and the signer's `jwk`. */
   header?: Record<string, unknown>;
+  /**
+   * The server's nonce (RFC 9449 section 9): by default, with a `token`, this moment's of a site
+   * whose first secret is {@link TEST_SECRET}; `null` for none.
+   */
+  nonce?: string | null;
+  /** Payload fields laid over the ones above (a claim of the wrong type, for one). */
+  payload?: Record<string, unknown>;
+}
+
+/** The secret most tests give `createSessions`: the default nonce of a proof with a token is its. */
+export const TEST_SECRET = 'correct horse battery staple, 32+ characters long';
+
+/** This moment's DPoP nonce of a site whose first secret is `secret`, as its answers' `DPoP-Nonce` says. */
+export async function siteNonce(secret = TEST_SECRET, now = Date.now()): Promise<string> {
+  return currentNonce((await deriveKeys([secret])).nonce, now);
 }
 
 /** A new key pair for a game. Extractable (gameSession()'s is not), so that an attack test can put its private half where it must not be. */
@@ -43,7 +60,7 @@ function accessTokenHash(token: string): string {
 }
 
 /** A proof of the request `method url` by `signer`, as the game sends it in the `DPoP` header. */
-export function dpopProof(signer: DpopSigner, method: string, url: string, options: DpopProofOptions = {}): Promise<string> {
+export async function dpopProof(signer: DpopSigner, method: string, url: string, options: DpopProofOptions = {}): Promise<string> {
   const payload: Record<string, unknown> = {
     htm: method,
     htu: url,
@@ -51,7 +68,9 @@ export function dpopProof(signer: DpopSigner, method: string, url: string, optio
     jti: options.jti ?? randomBytes(16).toString('base64url'),
   };
   if (options.token !== undefined) payload['ath'] = accessTokenHash(options.token);
-  return new SignJWT(payload)
+  const nonce = options.nonce === undefined && options.token !== undefined ? await siteNonce() : options.nonce;
+  if (typeof nonce === 'string') payload['nonce'] = nonce;
+  return new SignJWT({ ...payload, ...options.payload })
     .setProtectedHeader({ typ: 'dpop+jwt', alg: 'ES256', jwk: signer.jwk, ...options.header })
     .sign(signer.privateKey);
 }

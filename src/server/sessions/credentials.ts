@@ -5,6 +5,7 @@
  */
 import { missingOrigin } from '../http/own-origin.js';
 import { checkProof, type DpopError, type ProofReplay } from './dpop.js';
+import { nonceHolds } from './dpop-nonce.js';
 import { readAuthorization, verifyGameToken } from './game-token.js';
 import { deriveKeys, type DeploymentKeys } from './keys.js';
 import type { SessionsSettings } from './options.js';
@@ -81,7 +82,13 @@ export function createCredentials(settings: SessionsSettings): Credentials {
       const jkt = claims?.cnf?.jkt;
       return jkt === undefined || !proofKey.startsWith(`${jkt}.`) || settings.replay(proofKey, until, claims!.sub);
     };
-    const [claims, proof] = await Promise.all([verified, scheme === 'DPoP' ? checkProof(request, origin, replay, token) : undefined]);
+    // A proof beside a token carries a nonce this deployment made in the last minutes, so that no
+    // proof of it can have been made ahead of time (./dpop-nonce.ts).
+    const nonce = async (value: unknown) => nonceHolds((await keys()).nonce, value);
+    const [claims, proof] = await Promise.all([
+      verified,
+      scheme === 'DPoP' ? checkProof(request, origin, replay, token, nonce) : undefined,
+    ]);
     if (claims === undefined) return { error: 'invalid_token', why: 'the game token is invalid or has expired' };
     verifiedTokens.set(key, claims);
     const jkt = claims.cnf?.jkt;

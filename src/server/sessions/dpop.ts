@@ -20,8 +20,11 @@ import { SessionStoreError } from './revocation.js';
  */
 export const DPOP_WINDOW_S = 300;
 
-/** What a refused DPoP request is told (RFC 9449 section 7.1; RFC 6750 section 3.1). */
-export type DpopError = 'invalid_token' | 'invalid_dpop_proof';
+/**
+ * What a refused DPoP request is told (RFC 9449 section 7.1; RFC 6750 section 3.1):
+ * `use_dpop_nonce` when its proof lacks the nonce of the answer's `DPoP-Nonce` (section 9).
+ */
+export type DpopError = 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
 
 /** A request's proof, checked: the thumbprint of the key that signed it. */
 export type ProofCheck = { jkt: string } | { error: DpopError; why: string };
@@ -214,7 +217,13 @@ export async function tokenHash(token: string): Promise<string> {
  * thumbprint of the key, which the caller compares with the token's `cnf.jkt`. The key is imported
  * once per key ({@link proofKey}); its import and the token's hash are computed at once.
  */
-export async function checkProof(request: Request, own: string, replay: ProofReplay, token?: string): Promise<ProofCheck> {
+export async function checkProof(
+  request: Request,
+  own: string,
+  replay: ProofReplay,
+  token?: string,
+  nonce?: (value: unknown) => Promise<boolean>,
+): Promise<ProofCheck> {
   const refuse = (why: string): ProofCheck => ({ error: 'invalid_dpop_proof', why });
   const proof = request.headers.get('dpop');
   if (proof === null) return refuse('a DPoP proof is required');
@@ -244,6 +253,9 @@ export async function checkProof(request: Request, own: string, replay: ProofRep
     return refuse(
       token === undefined ? 'the DPoP proof names a token (ath) where none is presented' : 'the DPoP proof is for another token (ath)',
     );
+  // Once the proof holds, before it is remembered: a proof without the server's nonce is asked again, with it.
+  if (nonce !== undefined && !(await nonce(payload['nonce'])))
+    return { error: 'use_dpop_nonce', why: 'the DPoP proof must carry the nonce of the DPoP-Nonce header' };
   // Last, once everything else holds: only a proof that would be accepted uses up its jti.
   if (!(await replay(`${jkt}.${jti}`, iat + DPOP_WINDOW_S))) return refuse('the DPoP proof was used before');
   return { jkt };

@@ -6,6 +6,7 @@ import { preflight, withCors } from '../http/cors.js';
 import { missingOrigin } from '../http/own-origin.js';
 import type { Credentials, GameCredential } from './credentials.js';
 import { dpopRefusal, TooManyProofs } from './dpop.js';
+import { currentNonce } from './dpop-nonce.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
 import { SessionStoreError } from './revocation.js';
@@ -16,11 +17,27 @@ import { clearingCookies, cookieMayCount } from './site-cookie.js';
  * Answers a request the way every endpoint here does: 500 where the site's origin is neither
  * configured nor loopback, the preflight of an allowed origin, else `answer`'s, with CORS.
  */
-function endpoint(settings: SessionsSettings, answer: (request: Request, own: string) => Promise<Response>): Endpoint {
+function endpoint(
+  settings: SessionsSettings,
+  credentials: Credentials,
+  answer: (request: Request, own: string) => Promise<Response>,
+): Endpoint {
   return async (request: Request): Promise<Response> => {
     const own = settings.ownOrigin(request);
     if (own === undefined) return misconfigured();
-    return preflight(request, own, settings.cors) ?? withCors(request, own, settings.cors, await answer(request, own).catch(storeRefusal));
+    const early = preflight(request, own, settings.cors);
+    if (early !== undefined) return early;
+    const answered = await answer(request, own).catch(storeRefusal);
+    if (!request.headers.has('dpop')) return withCors(request, own, settings.cors, answered);
+    // The nonce of the next proof (RFC 9449 section 9), on every answer to a request with one.
+    const headers = new Headers(answered.headers);
+    headers.set('DPoP-Nonce', await currentNonce((await credentials.keys()).nonce));
+    return withCors(
+      request,
+      own,
+      settings.cors,
+      new Response(answered.body, { status: answered.status, statusText: answered.statusText, headers }),
+    );
   };
 }
 
@@ -46,7 +63,7 @@ export type Refused = Exclude<GameCredential, { claims: unknown }>;
 
 /** `sessions.logout`. */
 export function createLogout(settings: SessionsSettings, credentials: Credentials): Endpoint {
-  return endpoint(settings, async (request, own) => {
+  return endpoint(settings, credentials, async (request, own) => {
     if (request.method !== 'POST' && request.method !== 'DELETE') {
       return Response.json(
         { errors: [`method ${request.method} not allowed: POST to log out`] },
@@ -67,7 +84,7 @@ export function createLogout(settings: SessionsSettings, credentials: Credential
 
 /** `sessions.renew`. */
 export function createRenew(settings: SessionsSettings, credentials: Credentials): Endpoint {
-  return endpoint(settings, async (request, own) => {
+  return endpoint(settings, credentials, async (request, own) => {
     const now = Math.floor(Date.now() / 1000);
     const game = await credentials.gameClaims(request);
     if ('error' in game) return dpopRefusal(game.error, game.why);
@@ -83,11 +100,12 @@ export function createRenew(settings: SessionsSettings, credentials: Credentials
 /** `sessions.route`, over `sessions.get`. */
 export function createRoute(
   settings: SessionsSettings,
+  credentials: Credentials,
   find: (request: Request, carriers: ReadonlySet<Session['via']>) => Promise<Session | Refused | undefined>,
 ) {
   return ({ allow }: Allow = {}, handler: (request: Request, session: Session) => Response | Promise<Response>): Endpoint => {
     const carriers = readAllow(allow ?? ['cookie']);
-    return endpoint(settings, async (request) => {
+    return endpoint(settings, credentials, async (request) => {
       let session: Session | Refused | undefined;
       try {
         session = await find(request, carriers);

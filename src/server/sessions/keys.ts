@@ -31,6 +31,8 @@ export interface DeploymentKeys {
   cookie: CookieKey[];
   /** In the order of the secrets: the first one signs. */
   signing: SigningKey[];
+  /** HMAC-SHA256 keys of the DPoP nonces (./dpop-nonce.ts), in the order of the secrets: the first one makes them. */
+  nonce: CryptoKey[];
 }
 
 /**
@@ -52,7 +54,11 @@ export function assertSecrets(secrets: unknown): readonly string[] {
 /** Derives the keys of every secret, in order. */
 export async function deriveKeys(secrets: readonly string[]): Promise<DeploymentKeys> {
   const derived = await Promise.all(secrets.map(deriveSecretKeys));
-  return { cookie: derived.map((keys) => keys.cookie), signing: derived.map((keys) => keys.signing) };
+  return {
+    cookie: derived.map((keys) => keys.cookie),
+    signing: derived.map((keys) => keys.signing),
+    nonce: derived.map((keys) => keys.nonce),
+  };
 }
 
 const encoder = new TextEncoder();
@@ -63,7 +69,7 @@ const SALT = encoder.encode('itch-oauth-widget sessions');
  * The keys of one secret. Each use has its own HKDF `info` label (RFC 5869 section 3.2), so the
  * cookie key, the cookie key id and the signing key are independent of each other.
  */
-async function deriveSecretKeys(secret: string): Promise<{ cookie: CookieKey; signing: SigningKey }> {
+async function deriveSecretKeys(secret: string): Promise<{ cookie: CookieKey; signing: SigningKey; nonce: CryptoKey }> {
   const material = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits']);
   const bits = async (info: string, length: number) =>
     new Uint8Array(
@@ -72,7 +78,18 @@ async function deriveSecretKeys(secret: string): Promise<{ cookie: CookieKey; si
 
   const cookieKey = await crypto.subtle.importKey('raw', await bits('cookie A256GCM key', 256), 'AES-GCM', false, ['encrypt', 'decrypt']);
   const cookieKid = base64url.encode(await bits('cookie key id', 72));
-  return { cookie: { kid: cookieKid, key: cookieKey }, signing: await ed25519FromSeed(await bits('game token Ed25519 seed', 256)) };
+  const nonce = await crypto.subtle.importKey(
+    'raw',
+    await bits('DPoP nonce HMAC-SHA256 key', 256),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+  return {
+    cookie: { kid: cookieKid, key: cookieKey },
+    signing: await ed25519FromSeed(await bits('game token Ed25519 seed', 256)),
+    nonce,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { LoginContext, OnLoginResult } from '../token-handler/on-login.js';
 import type { Credentials } from './credentials.js';
 import { checkProof, dpopRefusal } from './dpop.js';
+import { currentNonce } from './dpop-nonce.js';
 import { storeRefusal } from './endpoints.js';
 import { signGameToken } from './game-token.js';
 import type { SessionsSettings } from './options.js';
@@ -55,7 +56,9 @@ export function createOnLogin(settings: SessionsSettings, credentials: Credentia
       site,
       (await credentials.keys()).signing,
     );
-    return Response.json({ ...answer, gameToken }, { headers: { 'Cache-Control': 'no-store' } });
+    // With the nonce its first proofs carry (RFC 9449 section 9): no round trip to learn it.
+    const nonce = await currentNonce((await credentials.keys()).nonce);
+    return Response.json({ ...answer, gameToken }, { headers: { 'Cache-Control': 'no-store', 'DPoP-Nonce': nonce } });
   };
 }
 

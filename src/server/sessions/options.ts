@@ -112,7 +112,7 @@ export function readSessionsOptions(options: SessionsOptions): SessionsSettings 
       headers: 'Authorization, Content-Type, DPoP',
       // For the game to read: why a game token was refused (RFC 9449 section 7.1), and when a
       // player past its share of proofs may try again.
-      expose: 'WWW-Authenticate, Retry-After',
+      expose: 'WWW-Authenticate, Retry-After, DPoP-Nonce',
     },
     ownOrigin: ownOrigin(options.origin, 'createSessions'),
     revocations: createRevocations(options.store),

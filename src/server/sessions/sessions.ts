@@ -125,6 +125,6 @@ export function createSessions(options: SessionsOptions): Sessions {
     logout: createLogout(settings, credentials),
     jwks,
     renew: createRenew(settings, credentials),
-    route: createRoute(settings, find),
+    route: createRoute(settings, credentials, find),
   };
 }

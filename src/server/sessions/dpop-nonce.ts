@@ -1,0 +1,38 @@
+/*
+ * DPoP nonces (RFC 9449 section 9): a value the server chooses and a proof must carry, so that
+ * proofs cannot be made ahead of time. A page that can use a player's key (a hostile game on
+ * itch.io's shared origin, while it runs) could otherwise sign proofs dated hours ahead and send
+ * them later, after it is gone (RFC 9449 section 11.2). A nonce here is the HMAC of the current
+ * minute under a key derived from the sessions' secrets: every instance that shares the secrets
+ * makes and accepts the same ones, with nothing stored.
+ * @see https://www.rfc-editor.org/rfc/rfc9449#section-9
+ * @see https://www.rfc-editor.org/rfc/rfc9449#section-11.2
+ */
+import { base64url } from 'jose';
+
+/** A nonce changes every minute, and is accepted in that minute and the ones before and after it (instances' clocks differ). */
+export const NONCE_PERIOD_MS = 60_000;
+
+const encoder = new TextEncoder();
+/** What a period's nonce is the HMAC of. */
+const periodBytes = (period: number) => encoder.encode(`itch-oauth-widget DPoP nonce ${period}`);
+
+/** The nonce of this moment, made with the first secret's key. */
+export async function currentNonce(keys: readonly CryptoKey[], now = Date.now()): Promise<string> {
+  const period = Math.floor(now / NONCE_PERIOD_MS);
+  return base64url.encode(new Uint8Array(await crypto.subtle.sign('HMAC', keys[0]!, periodBytes(period))));
+}
+
+/**
+ * Whether `nonce` is one this deployment made in this minute, the one before or the one after,
+ * under any of its secrets (a secret being retired still vouches for its nonces). The comparison
+ * is Web Crypto's HMAC verification, in constant time.
+ */
+export async function nonceHolds(keys: readonly CryptoKey[], nonce: unknown, now = Date.now()): Promise<boolean> {
+  if (typeof nonce !== 'string' || !/^[\w-]{43}$/.test(nonce)) return false;
+  const mac = base64url.decode(nonce) as Uint8Array<ArrayBuffer>;
+  const period = Math.floor(now / NONCE_PERIOD_MS);
+  for (const key of keys)
+    for (const at of [period, period - 1, period + 1]) if (await crypto.subtle.verify('HMAC', key, mac, periodBytes(at))) return true;
+  return false;
+}
