@@ -19,10 +19,18 @@ const part = (value: object) => base64url(new TextEncoder().encode(JSON.stringif
  * A DPoP proof (RFC 9449 section 4.2) of a request: `typ: dpop+jwt`, `alg: ES256` and the public
  * `jwk` in its header; `htm` the method, `htu` the URL without query and fragment, `iat` (this
  * page's clock moved by `skew` seconds, the server's as the last game token told it), a random
- * `jti` (256 bits), and `ath` the hash of `token` when one is presented. Web Crypto's ECDSA
+ * `jti` (256 bits), `ath` the hash of `token` when one is presented, and the server's `nonce`
+ * (RFC 9449 section 9) when it gave one. Web Crypto's ECDSA
  * signature is the raw `r || s` that JWS wants (RFC 7518 section 3.4).
  */
-export async function dpopProof(keys: CryptoKeyPair, method: string, url: string, token?: string, skew = 0): Promise<string> {
+export async function dpopProof(
+  keys: CryptoKeyPair,
+  method: string,
+  url: string,
+  token?: string,
+  skew = 0,
+  nonce?: string,
+): Promise<string> {
   const { kty, crv, x, y } = await crypto.subtle.exportKey('jwk', keys.publicKey);
   const input =
     part({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } }) +
@@ -33,6 +41,7 @@ export async function dpopProof(keys: CryptoKeyPair, method: string, url: string
       iat: Math.floor(Date.now() / 1000 + skew),
       jti: createState(),
       ath: token ? await sha256Base64url(token) : undefined,
+      nonce,
     });
   const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, new TextEncoder().encode(input));
   return input + '.' + base64url(new Uint8Array(signature));

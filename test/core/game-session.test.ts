@@ -244,6 +244,57 @@ describe('gameSession()', () => {
       await session.logout();
     });
 
+    it("carries the site's DPoP nonce (RFC 9449 section 9), and sends once more, with it, when asked for one", async () => {
+      const nonceAsked = (nonce: string) =>
+        new Response(null, { status: 401, headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': nonce } });
+      let asked = 0;
+      const { session } = await signedIn(async (request) => {
+        const { claims } = await readProof(request.headers.get('DPoP')!);
+        // The site asks twice for a nonce: first for one, then for a newer one.
+        if (claims.nonce === undefined) return nonceAsked('nonce-of-minute-1');
+        if (claims.nonce === 'nonce-of-minute-1' && ++asked == 2) return nonceAsked('nonce-of-minute-2');
+        return new Response('ok', { headers: { 'DPoP-Nonce': String(claims.nonce) } });
+      });
+      const first = await session.fetch(`${SITE}/api/progress`, { method: 'PUT', body: 'stars=3' });
+      expect(first.status).to.equal(200);
+      // Asked once, sent again with the nonce and the same body; no renewal.
+      const sent = await Promise.all(
+        fetchStub!.seen.map(async (request) => [
+          request.url,
+          (await readProof(request.headers.get('DPoP')!)).claims.nonce,
+          await request.text(),
+        ]),
+      );
+      expect(sent).to.deep.equal([
+        [`${SITE}/api/progress`, undefined, 'stars=3'],
+        [`${SITE}/api/progress`, 'nonce-of-minute-1', 'stars=3'],
+      ]);
+      // The next request carries the kept nonce at once; asked for a newer one, it sends once more.
+      fetchStub!.seen.length = 0;
+      expect((await session.fetch(`${SITE}/api/progress`)).status).to.equal(200);
+      const nonces = await Promise.all(
+        fetchStub!.seen.map(async (request) => (await readProof(request.headers.get('DPoP')!)).claims.nonce),
+      );
+      expect(nonces).to.deep.equal(['nonce-of-minute-1', 'nonce-of-minute-2']);
+      await session.logout();
+    });
+
+    it('asks once: a site that asks again for a nonce gets its 401 back, after one renewal, and no loop', async () => {
+      let sent = 0;
+      const { session } = await signedIn(() => {
+        sent++;
+        return new Response(null, {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': `n${sent}` },
+        });
+      });
+      const answer = await session.fetch(`${SITE}/api/progress`);
+      expect(answer.status).to.equal(401);
+      // Two sends (the second with the nonce), a renewal, two sends with the new token.
+      expect(sent).to.equal(4);
+      await session.logout();
+    });
+
     it('gives the 401 back when the site refuses to renew, signed out', async () => {
       sessionStorage.setItem(KEY, gameToken());
       let renewals = 0;
