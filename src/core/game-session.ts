@@ -199,8 +199,8 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   let keys: CryptoKeyPair | undefined;
   /** Seconds the site's clock is ahead of this page's, as the last token's `iat` said. */
   let skew = 0;
-  /** The last `DPoP-Nonce` the site gave: proofs carry it (RFC 9449 section 9). */
-  let nonce: string | undefined;
+  /** The last `DPoP-Nonce` each origin gave (the site's, a game server's): its proofs carry it (RFC 9449 section 9). */
+  const nonces: Record<string, string> = {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing: Promise<boolean | undefined> | undefined;
 
@@ -252,12 +252,14 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   /** The request with the token and its proof, not following redirects (older browsers kept `Authorization` across origins). */
   const send = async (request: Request, retry = 1): Promise<Response> => {
     const again = request.clone();
+    const { origin } = new URL(request.url);
     const headers = new Headers(request.headers);
     headers.set('Authorization', 'DPoP ' + token);
-    headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew, nonce));
+    headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew, nonces[origin]));
     const answer = await fetch(new Request(request, { headers, redirect: 'error' }));
-    // The site's nonce for the next proofs (RFC 9449 section 9); asked for one (a 401), send once more with it.
-    nonce = answer.headers.get('DPoP-Nonce') ?? nonce;
+    // The origin's nonce for the next proofs (RFC 9449 section 9); asked for one (a 401), send once more with it.
+    const nonce = answer.headers.get('DPoP-Nonce');
+    if (nonce) nonces[origin] = nonce;
     return retry && /use_dpop_nonce/.test(String(answer.headers.get('WWW-Authenticate'))) ? send(again, 0) : answer;
   };
   /** `true` renewed, `false` refused (signed out), `undefined` the site could not be reached. */

@@ -279,6 +279,28 @@ describe('gameSession()', () => {
       await session.logout();
     });
 
+    it("keeps each origin's nonce apart: the site's and a game server's are never swapped", async () => {
+      const API = 'https://api.site.example';
+      const { session } = await signedIn(
+        async (request) => {
+          const { origin } = new URL(request.url);
+          const { claims } = await readProof(request.headers.get('DPoP')!);
+          const own = `nonce-of-${origin}`;
+          return claims.nonce === own
+            ? new Response('ok', { headers: { 'DPoP-Nonce': own } })
+            : new Response(null, { status: 401, headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': own } });
+        },
+        { apiOrigins: [API] },
+      );
+      for (const url of [`${SITE}/api/progress`, `${API}/v1/scores`]) expect((await session.fetch(url)).status).to.equal(200);
+      fetchStub!.seen.length = 0;
+      // Learnt once each: from here on, every request carries its own origin's nonce at once.
+      for (const url of [`${SITE}/api/progress`, `${API}/v1/scores`, `${SITE}/api/progress`])
+        expect((await session.fetch(url)).status).to.equal(200);
+      expect(fetchStub!.seen).to.have.length(3);
+      await session.logout();
+    });
+
     it('asks once: a site that asks again for a nonce gets its 401 back, after one renewal, and no loop', async () => {
       let sent = 0;
       const { session } = await signedIn(() => {
