@@ -199,7 +199,10 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   let keys: CryptoKeyPair | undefined;
   /** Seconds the site's clock is ahead of this page's, as the last token's `iat` said. */
   let skew = 0;
-  /** The last `DPoP-Nonce` each origin gave (the site's, a game server's): its proofs carry it (RFC 9449 section 9). */
+  /**
+   * The last `DPoP-Nonce` each origin gave (the site's, a game server's): its proofs carry it, and
+   * a request it answers 401 `use_dpop_nonce` is sent once more with the new one (RFC 9449 section 9).
+   */
   const nonces: Record<string, string> = {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing: Promise<boolean | undefined> | undefined;
@@ -257,7 +260,6 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
     headers.set('Authorization', 'DPoP ' + token);
     headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew, nonces[origin]));
     const answer = await fetch(new Request(request, { headers, redirect: 'error' }));
-    // The origin's nonce for the next proofs (RFC 9449 section 9); asked for one (a 401), send once more with it.
     const nonce = answer.headers.get('DPoP-Nonce');
     if (nonce) nonces[origin] = nonce;
     return retry && /use_dpop_nonce/.test(String(answer.headers.get('WWW-Authenticate'))) ? send(again, 0) : answer;
