@@ -201,6 +201,9 @@ test("the game's login answers a game token bound to its key and no cookie; the 
   expect(login.headers.get('set-cookie')).toBeNull();
   const { gameToken, user } = (await login.json()) as { gameToken: string; user: { id: number } };
   expect(user.id).toBe(C.users.gamer);
+  // The nonce its proofs carry (RFC 9449 section 9), given with the login.
+  const nonce = login.headers.get('dpop-nonce');
+  expect(nonce).toMatch(/^[\w-]{43}$/);
 
   const renewUrl = `${demo.url}/api/game/renew`;
   const renewed = await fetch(renewUrl, {
@@ -208,7 +211,7 @@ test("the game's login answers a game token bound to its key and no cookie; the 
     headers: {
       Origin: demo.gameUrl,
       Authorization: `DPoP ${gameToken}`,
-      DPoP: await dpopProof(game, 'POST', renewUrl, { token: gameToken }),
+      DPoP: await dpopProof(game, 'POST', renewUrl, { token: gameToken, nonce }),
     },
   });
   expect(renewed.status).toBe(200);
@@ -219,7 +222,10 @@ test("the game's login answers a game token bound to its key and no cookie; the 
   expect(payload.sub).toBe(String(C.users.gamer));
   expect(payload['cnf']).toEqual({ jkt: game.jkt });
   const progressUrl = `${demo.url}/api/game/progress`;
-  const headers = async () => ({ Authorization: `DPoP ${fresh}`, DPoP: await dpopProof(game, 'GET', progressUrl, { token: fresh }) });
+  const headers = async () => ({
+    Authorization: `DPoP ${fresh}`,
+    DPoP: await dpopProof(game, 'GET', progressUrl, { token: fresh, nonce }),
+  });
   expect((await fetch(progressUrl, { headers: await headers() })).status).toBe(200);
   expect((await fetch(progressUrl, { headers: { Authorization: `Bearer ${fresh}` } })).status, 'bound: never as Bearer').toBe(401);
   expect((await fetch(renewUrl, { method: 'POST', headers: { Authorization: 'Bearer not-a-token' } })).status).toBe(401);

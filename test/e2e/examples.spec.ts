@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { popupBindingOf, popupStateOfBinding } from '../../src/core/state.js';
 import { DEFAULT_SEED, DEFAULT_SEED_CREDENTIALS as C, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { dpopKey, dpopProof } from '../support/dpop.js';
+import { dpopKey, dpopProof, serverNonce } from '../support/dpop.js';
 import { freePort } from './support/free-port.js';
 import { startServer, stopServer, type RunningServer } from './support/server-process.js';
 import { userEnvironment } from './support/user-env.js';
@@ -552,7 +552,11 @@ console.log(JSON.stringify({ classes: [typeof index.ItchLoginButton, typeof inde
         expect(gameToken, 'a login the game started: a game token').toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
         const authorized = async () => ({
           Authorization: `DPoP ${gameToken}`,
-          DPoP: await dpopProof(key, 'PUT', `${origin}/api/progress`, { token: gameToken }),
+          // A nonce of this moment (the uploads below take a while): as the game's page keeps the last one.
+          DPoP: await dpopProof(key, 'PUT', `${origin}/api/progress`, {
+            token: gameToken,
+            nonce: await serverNonce(`${origin}/api/progress`, gameOrigin),
+          }),
           Origin: gameOrigin,
         });
         const save = async (body: string) =>

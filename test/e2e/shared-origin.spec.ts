@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { importJWK, type JWK } from 'jose';
 import { DEFAULT_SEED_CREDENTIALS as C } from '../../src/emulator/index.js';
 import { startDemo, type RunningDemo } from '../../demo/serve.js';
-import { dpopKey, dpopProof, type DpopSigner } from '../support/dpop.js';
+import { dpopKey, dpopProof, serverNonce, type DpopSigner } from '../support/dpop.js';
 
 let demo: RunningDemo;
 test.beforeAll(async () => {
@@ -67,6 +67,8 @@ async function attack(loot: Loot, site: string, origin: string): Promise<{ what:
     signers.push({ name: 'the stolen key', jwk: publicJwk as JWK, privateKey: await importJWK(stolen.jwk as JWK, 'ES256') });
   }
   const calls: { what: string; status: number }[] = [];
+  // The site's DPoP nonce, which it gives anyone: refusals below are for the key, not the nonce.
+  const nonce = await serverNonce(`${site}/api/game/progress`, origin);
   for (const token of tokens) {
     for (const [method, path] of [
       ['GET', '/api/game/progress'],
@@ -81,7 +83,7 @@ async function attack(loot: Loot, site: string, origin: string): Promise<{ what:
       for (const signer of signers)
         ways.push([
           `DPoP, proof by ${signer.name}`,
-          { Authorization: `DPoP ${token}`, DPoP: await dpopProof(signer, method, url, { token }) },
+          { Authorization: `DPoP ${token}`, DPoP: await dpopProof(signer, method, url, { token, nonce }) },
         ]);
       for (const [way, headers] of ways) {
         const answer = await fetch(url, {

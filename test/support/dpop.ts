@@ -47,6 +47,26 @@ export async function siteNonce(secret = TEST_SECRET, now = Date.now()): Promise
   return currentNonce((await deriveKeys([secret])).nonce, now);
 }
 
+/**
+ * The DPoP nonce a running server gives now (RFC 9449 section 9), learnt as anyone learns it: from
+ * the `DPoP-Nonce` of its answer to a request with a proof (here a throwaway key's, beside a
+ * made-up token, refused). `url` is one of its sessions routes, `origin` the page's origin if any.
+ */
+export async function serverNonce(url: string, origin?: string): Promise<string> {
+  const madeUp = 'made.up.token';
+  const answer = await fetch(url, {
+    headers: {
+      ...(origin === undefined ? {} : { Origin: origin }),
+      Authorization: `DPoP ${madeUp}`,
+      DPoP: await dpopProof(await dpopKey(), 'GET', url, { token: madeUp, nonce: null }),
+    },
+  });
+  await answer.body?.cancel();
+  const nonce = answer.headers.get('dpop-nonce');
+  if (nonce === null) throw new Error(`${url} answered ${answer.status} without a DPoP-Nonce`);
+  return nonce;
+}
+
 /** A new key pair for a game. Extractable (gameSession()'s is not), so that an attack test can put its private half where it must not be. */
 export async function dpopKey(): Promise<DpopKey> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });

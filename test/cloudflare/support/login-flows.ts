@@ -9,7 +9,7 @@ import type { Storage } from 'unstorage';
 import { popupBindingOf, popupStateOfBinding } from '../../../src/core/state.js';
 import { bindingCookie } from '../../../src/server/popup/binding-cookie.js';
 import { DEFAULT_SEED_CREDENTIALS as C, type RunningEmulator } from '../../../src/emulator/index.js';
-import { dpopKey, dpopProof } from '../../support/dpop.js';
+import { dpopKey, dpopProof, siteNonce } from '../../support/dpop.js';
 import { memoryNamespace, type StoreClass } from './durable-objects.js';
 
 export interface Modules {
@@ -36,12 +36,14 @@ const RELAY_OR_SESSION = /(?:^|:)(?:popup(?:-[a-z]+)?|itch-session:(?:revoked|dp
 
 const SITE = 'http://127.0.0.1:5173';
 const GAME = 'http://localhost:8123';
+/** The sessions' secret (its DPoP nonces are made with it). */
+const SECRET = 'x'.repeat(32);
 
 /** Runs every step once, in order, on a fresh namespace; the cost of each, by its name. */
 export async function countLoginFlows(modules: Modules, emulator: RunningEmulator): Promise<Map<string, Cost>> {
   const namespace = memoryNamespace(modules.ItchOAuthStore as StoreClass);
   const store = modules.durableObjectStore(namespace as never);
-  const sessions = modules.createSessions({ secrets: ['x'.repeat(32)], origin: SITE, allowedOrigins: [GAME], store } as never);
+  const sessions = modules.createSessions({ secrets: [SECRET], origin: SITE, allowedOrigins: [GAME], store } as never);
   const common = {
     applicationId: C.clients.demo.id,
     origin: SITE,
@@ -124,7 +126,7 @@ export async function countLoginFlows(modules: Modules, emulator: RunningEmulato
   await popupLogin('popup login (site)', SITE);
   const delivered = await popupLogin('popup login (game)', GAME);
   const { gameToken } = (await delivered.json()) as { gameToken: string };
-  const dpop = await dpopProof(key, 'GET', `${SITE}/api/progress`, { token: gameToken });
+  const dpop = await dpopProof(key, 'GET', `${SITE}/api/progress`, { token: gameToken, nonce: await siteNonce(SECRET) });
   await step('API call with the game token', async () => {
     const request = new Request(`${SITE}/api/progress`, { headers: { Authorization: `DPoP ${gameToken}`, DPoP: dpop, Origin: GAME } });
     if ((await sessions.get(request, { allow: ['game'] })) === undefined) throw new Error('no session');
