@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
-import { dpopKey, dpopProof } from '../support/dpop.js';
+import { dpopKey, dpopProof, serverNonce } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const GAME = 'https://html-classic.itch.zone';
@@ -83,14 +83,8 @@ async function startGameServer(env: Record<string, string>): Promise<{ process: 
   return { process: child, origin };
 }
 
-/** The DPoP nonce `server` gives: every answer to a request with a proof names it, whatever the proof. */
-async function nonceOf(server: string): Promise<string> {
-  const answer = await fetch(`${server}/player`, { headers: { DPoP: 'not even a JWT' } });
-  assert.equal(answer.status, 401);
-  const nonce = answer.headers.get('dpop-nonce');
-  assert.match(nonce ?? '', /^[\w-]{43}$/);
-  return nonce!;
-}
+/** The DPoP nonce the game server at `server` gives now, learnt from an answer to a request with a proof. */
+const nonceOf = (server: string) => serverNonce(`${server}/player`);
 
 describe('examples/game-server: jose and the JWK Set alone', () => {
   let site: Server;
