@@ -8,8 +8,10 @@
 // or two (its DPoP nonce); then answers the player and `owns`. A copy of the token alone, read
 // out of the game's storage on itch.io's shared origin, is refused, and so is a proof that a
 // hostile game signed ahead of time with the player's key, to send after it is gone.
-// A WebSocket server, Nakama's custom authentication or a leaderboard service would verify the
-// same way, once per connection.
+// Nakama's custom authentication or a leaderboard service would verify the same way; a WebSocket
+// server once per connection, through an HTTP route like this one that answers a one-time ticket
+// for the socket (a page cannot set `Authorization` on a WebSocket, nor read a refused upgrade's
+// `DPoP-Nonce`).
 import { createServer } from 'node:http';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { calculateJwkThumbprint, createRemoteJWKSet, EmbeddedJWK, jwtVerify } from 'jose';
@@ -36,7 +38,7 @@ const MAX_SEEN_PROOFS = 100_000;
 // or two, so that a page that can use the player's key for a while (another game on itch.io's
 // origin: it cannot take the key away) cannot sign proofs dated ahead to send later. The nonce is
 // the HMAC of the current minute: nothing to store, and instances that share DPOP_NONCE_SECRET
-// (32+ random characters, e.g. `openssl rand -base64 32`) agree.
+// (32+ random characters, e.g. `openssl rand -base64 32`) agree; without it, a random one.
 const NONCE_SECRET = process.env.DPOP_NONCE_SECRET ?? randomBytes(32);
 if (NONCE_SECRET.length < 32) throw new Error('DPOP_NONCE_SECRET must be 32 characters or more');
 /** How long a nonce is the newest (seconds); it is accepted for one period more (and one early, on an instance whose clock is behind). */
