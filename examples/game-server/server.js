@@ -4,12 +4,16 @@
 // `Authorization: DPoP`, with a `DPoP` proof of the request signed by its key (gameSession()'s
 // `fetch` does, RFC 9449); this server checks the token's signature, who made it (`iss`), for whom
 // (`aud`, the site's origin) and that it has not expired, then that the proof is for this very
-// request, by the key the token names (`cnf.jkt`), and new; then answers the player and `owns`.
-// A copy of the token alone, read out of the game's storage on itch.io's shared origin, is refused.
-// A WebSocket server, Nakama's custom authentication or a leaderboard service would verify the
-// same way, once per connection.
+// request, by the key the token names (`cnf.jkt`), new, and made since this server's last minute
+// or two (its DPoP nonce); then answers the player and `owns`. A copy of the token alone, read
+// out of the game's storage on itch.io's shared origin, is refused, and so is a proof that a
+// hostile game signed ahead of time with the player's key, to send after it is gone.
+// Nakama's custom authentication or a leaderboard service would verify the same way; a WebSocket
+// server once per connection, through an HTTP route like this one that answers a one-time ticket
+// for the socket (a page cannot set `Authorization` on a WebSocket, nor read a refused upgrade's
+// `DPoP-Nonce`).
 import { createServer } from 'node:http';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { calculateJwkThumbprint, createRemoteJWKSet, EmbeddedJWK, jwtVerify } from 'jose';
 
 // The site that logs players in (its createSessions): its origin is the tokens' `iss` and `aud`.
@@ -30,34 +34,66 @@ const seenProofs = new Map();
 /** At most this many remembered (about 100 B each). */
 const MAX_SEEN_PROOFS = 100_000;
 
+// DPoP nonces (RFC 9449 section 9): a proof must carry a value this server gave in the last minute
+// or two, so that a page that can use the player's key for a while (another game on itch.io's
+// origin: it cannot take the key away) cannot sign proofs dated ahead to send later. The nonce is
+// the HMAC of the current minute: nothing to store, and instances that share DPOP_NONCE_SECRET
+// (32+ random characters, e.g. `openssl rand -base64 32`) agree; without it, a random one.
+const NONCE_SECRET = process.env.DPOP_NONCE_SECRET ?? randomBytes(32);
+if (NONCE_SECRET.length < 32) throw new Error('DPOP_NONCE_SECRET must be 32 characters or more');
+/** How long a nonce is the newest (seconds); it is accepted for one period more (and one early, on an instance whose clock is behind). */
+const NONCE_PERIOD_S = Number(process.env.DPOP_NONCE_SECONDS ?? 60);
+if (!(NONCE_PERIOD_S >= 1)) throw new Error('DPOP_NONCE_SECONDS must be a number, 1 or more');
+const nonceOf = (period) => createHmac('sha256', NONCE_SECRET).update(`DPoP nonce ${period}`).digest('base64url');
+const periodNow = () => Math.floor(Date.now() / 1000 / NONCE_PERIOD_S);
+/** Whether `nonce` is one of this period, the one before or the one after, compared in constant time. */
+function nonceHolds(nonce) {
+  const given = Buffer.from(typeof nonce === 'string' ? nonce : '');
+  const period = periodNow();
+  return given.length === 43 && [period - 1, period, period + 1].some((at) => timingSafeEqual(given, Buffer.from(nonceOf(at))));
+}
+
 /** This server's public origin as the game reaches it (a proxy's): proofs name it in `htu`. */
 let publicOrigin = process.env.PUBLIC_ORIGIN ? new URL(process.env.PUBLIC_ORIGIN).origin : undefined;
 
-/** Whether `proof` is a DPoP proof (RFC 9449 section 4.3) of this request for `token`, by the key `jkt` names, not seen before. */
-async function proofHolds(request, token, jkt, proof) {
-  const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] });
+/**
+ * What is wrong with `proof` as a DPoP proof (RFC 9449 section 4.3) of this request for `token`, by
+ * the key `jkt` names, with this server's nonce, not seen before: nothing, or the error of its 401.
+ */
+async function proofError(request, token, jkt, proof) {
+  const verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ['ES256'] }).catch(() => undefined);
+  if (!verified) return 'invalid_dpop_proof';
+  const { payload, protectedHeader } = verified;
   const now = Date.now() / 1000;
   const url = new URL(request.url, publicOrigin);
-  if ((await calculateJwkThumbprint(protectedHeader.jwk)) !== jkt) return false;
-  if (payload.htm !== request.method || payload.htu !== publicOrigin + url.pathname) return false;
-  if (payload.ath !== createHash('sha256').update(token).digest('base64url')) return false;
-  if (typeof payload.jti !== 'string' || payload.jti.length > 64 || !(Math.abs(now - payload.iat) <= PROOF_WINDOW_S)) return false;
+  if ((await calculateJwkThumbprint(protectedHeader.jwk)) !== jkt) return 'invalid_dpop_proof';
+  if (payload.htm !== request.method || payload.htu !== publicOrigin + url.pathname) return 'invalid_dpop_proof';
+  if (payload.ath !== createHash('sha256').update(token).digest('base64url')) return 'invalid_dpop_proof';
+  if (typeof payload.jti !== 'string' || payload.jti.length > 64 || !(Math.abs(now - payload.iat) <= PROOF_WINDOW_S))
+    return 'invalid_dpop_proof';
+  // Checked once the rest holds, and before the jti is remembered: the game sends again with the
+  // nonce of this answer's DPoP-Nonce, and the refused proof used nothing up.
+  if (!nonceHolds(payload.nonce)) return 'use_dpop_nonce';
   // Oldest first, until one is still in its window: each request forgets only what expired.
   for (const [jti, until] of seenProofs) {
     if (until >= now) break;
     seenProofs.delete(jti);
   }
   // Bounded: a player sending proofs as fast as it can is refused past this, never remembered forever.
-  if (seenProofs.has(payload.jti) || seenProofs.size >= MAX_SEEN_PROOFS) return false;
+  if (seenProofs.has(payload.jti) || seenProofs.size >= MAX_SEEN_PROOFS) return 'invalid_dpop_proof';
   seenProofs.set(payload.jti, now + PROOF_WINDOW_S);
-  return true;
+  return undefined;
 }
 
-/** The player of a game token and its proof, or `undefined` for anything else (forged, expired, another site's, a cookie value, a copy without its key). */
+/**
+ * `{ player }` of a game token and its proof, or `{ error }` for anything else (forged, expired,
+ * another site's, a cookie value, a copy without its key, a proof without a recent nonce); `{}`
+ * without a token.
+ */
 async function playerOf(request) {
   const match = /^DPoP +(\S+)$/.exec(request.headers.authorization ?? '');
   const proof = request.headers.dpop;
-  if (!match || typeof proof !== 'string') return undefined;
+  if (!match || typeof proof !== 'string') return {};
   try {
     const { payload } = await jwtVerify(match[1], keys, {
       algorithms: ['EdDSA'], // the only algorithm game tokens use: no `none`, no HMAC with the public key
@@ -66,18 +102,22 @@ async function playerOf(request) {
       audience: SITE_ORIGIN,
       requiredClaims: ['sub', 'exp'],
     });
-    if (typeof payload.cnf?.jkt !== 'string' || !(await proofHolds(request, match[1], payload.cnf.jkt, proof))) return undefined;
-    return { id: Number(payload.sub), username: payload.user?.username, owns: payload.owns ?? {} };
+    if (typeof payload.cnf?.jkt !== 'string') return { error: 'invalid_token' };
+    const error = await proofError(request, match[1], payload.cnf.jkt, proof);
+    if (error) return { error };
+    return { player: { id: Number(payload.sub), username: payload.user?.username, owns: payload.owns ?? {} } };
   } catch {
-    return undefined;
+    return { error: 'invalid_token' };
   }
 }
 
 const server = createServer(async (request, response) => {
   const cors =
     GAME_ORIGIN && request.headers.origin === GAME_ORIGIN
-      ? { 'Access-Control-Allow-Origin': GAME_ORIGIN, Vary: 'Origin' }
+      ? { 'Access-Control-Allow-Origin': GAME_ORIGIN, 'Access-Control-Expose-Headers': 'WWW-Authenticate, DPoP-Nonce', Vary: 'Origin' }
       : { Vary: 'Origin' };
+  // The nonce the next proof carries (RFC 9449 section 9), on every answer to a request with a proof.
+  const nonce = request.headers.dpop ? { 'DPoP-Nonce': nonceOf(periodNow()) } : {};
   if (request.method === 'OPTIONS') {
     response
       .writeHead(cors['Access-Control-Allow-Origin'] ? 204 : 403, {
@@ -89,18 +129,22 @@ const server = createServer(async (request, response) => {
     return;
   }
   if (request.url !== '/player' || request.method !== 'GET') {
-    response.writeHead(404, cors).end();
+    response.writeHead(404, { ...cors, ...nonce }).end();
     return;
   }
-  const player = await playerOf(request);
-  const status = player ? 200 : 401;
-  const headers = {
-    ...cors,
-    'Content-Type': 'application/json',
-    'Cache-Control': 'no-store',
-    ...(player ? {} : { 'WWW-Authenticate': 'DPoP algs="ES256"', 'Access-Control-Expose-Headers': 'WWW-Authenticate' }),
-  };
-  response.writeHead(status, headers).end(JSON.stringify(player ?? { errors: ['a valid game token of this site is required'] }));
+  const { player, error } = await playerOf(request);
+  const headers = { ...cors, ...nonce, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' };
+  if (player) {
+    response.writeHead(200, headers).end(JSON.stringify(player));
+    return;
+  }
+  // RFC 9449 section 7.1; `use_dpop_nonce`: send again with the nonce of DPoP-Nonce (gameSession() does).
+  headers['WWW-Authenticate'] = `DPoP ${error ? `error="${error}", ` : ''}algs="ES256"`;
+  const why =
+    error === 'use_dpop_nonce'
+      ? 'the DPoP proof must carry the nonce of the DPoP-Nonce header'
+      : 'a valid game token of this site is required';
+  response.writeHead(401, headers).end(JSON.stringify({ errors: [why] }));
 });
 
 server.listen(PORT, '127.0.0.1', () => {

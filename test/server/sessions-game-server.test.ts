@@ -4,6 +4,9 @@
 // player and `owns`; it refuses an expired one, one signed by another deployment, one made for
 // another site, one whose payload was changed, the site's cookie value, and the token without
 // its key: as Bearer, with a proof by another key, with a proof replayed or for another request.
+// It gives DPoP nonces of its own (RFC 9449 section 9): a proof without one, with an old one or
+// with another server's is refused with use_dpop_nonce, so that a page that could use the
+// player's key for a while (another game on itch.io's origin) cannot sign proofs ahead of time.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,12 +15,14 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createSessions, createTokenHandler, type SessionsOptions } from '../../src/server/index.js';
-import { dpopKey, dpopProof } from '../support/dpop.js';
+import { dpopKey, dpopProof, serverNonce } from '../support/dpop.js';
 import { fakeItch as fakeItchFor } from './support/fake-itch.js';
 
 const GAME = 'https://html-classic.itch.zone';
 const SECRET = 'the site of the game server test, 32+ characters';
 const OTHER_SECRET = 'another deployment entirely, also 32+ characters';
+/** The game server's DPoP nonce secret: its instances given the same one agree. */
+const NONCE_SECRET = 'the game server nonce secret, 32+ characters long';
 const TOKEN = 'ItchAccessToken0123456789abcdefghijklmno';
 const user = { id: 1001, username: 'leafo', url: 'https://leafo.itch.io', gamer: true, developer: true, press_user: false };
 const gameServerScript = fileURLToPath(new URL('../../examples/game-server/server.js', import.meta.url));
@@ -60,11 +65,36 @@ async function login(
   return { gameToken, cookieValue: cookie?.slice(cookie.indexOf('=') + 1) };
 }
 
+/** The example as its own process with `env`, and its origin once it listens. */
+async function startGameServer(env: Record<string, string>): Promise<{ process: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [gameServerScript], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+?),/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the game server exited (${code}): ${out}`)));
+  });
+  return { process: child, origin };
+}
+
+/** The DPoP nonce the game server at `server` gives now, learnt from an answer to a request with a proof. */
+const nonceOf = (server: string) => serverNonce(`${server}/player`);
+
 describe('examples/game-server: jose and the JWK Set alone', () => {
   let site: Server;
   let siteOrigin: string;
   let gameServer: ChildProcess;
   let gameServerOrigin: string;
+  /** Instances beside it: one with its nonce secret, one with a secret of its own, one whose nonces last 2 s. */
+  let twin: { process: ChildProcess; origin: string };
+  let stranger: { process: ChildProcess; origin: string };
+  let quick: { process: ChildProcess; origin: string };
   let jwksRequests = 0;
 
   before(async () => {
@@ -80,30 +110,29 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     site.listen(0, '127.0.0.1');
     await once(site, 'listening');
     siteOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
-    gameServer = spawn(process.execPath, [gameServerScript], {
-      env: { ...process.env, SITE_ORIGIN: siteOrigin, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    gameServerOrigin = await new Promise((resolve, reject) => {
-      gameServer.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (http:\/\/\S+?),/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      gameServer.once('exit', (code) => reject(new Error(`the game server exited (${code}): ${out}`)));
-    });
+    const env = { SITE_ORIGIN: siteOrigin, GAME_ORIGIN: GAME };
+    let main;
+    [main, twin, stranger, quick] = await Promise.all([
+      startGameServer({ ...env, DPOP_NONCE_SECRET: NONCE_SECRET }),
+      startGameServer({ ...env, DPOP_NONCE_SECRET: NONCE_SECRET }),
+      startGameServer(env),
+      startGameServer({ ...env, DPOP_NONCE_SECONDS: '2' }),
+    ]);
+    ({ process: gameServer, origin: gameServerOrigin } = main);
   });
 
   after(async () => {
-    gameServer?.kill();
+    for (const child of [gameServer, twin?.process, stranger?.process, quick?.process]) child?.kill();
     site?.close();
   });
 
-  /** The game's request for its player, with the token and a proof of the request by `key`. */
+  /** The game's request for its player, with the token and a proof of the request by `key` with the server's nonce. */
   const player = async (token: string, key = game) =>
     fetch(`${gameServerOrigin}/player`, {
-      headers: { Authorization: `DPoP ${token}`, DPoP: await dpopProof(key, 'GET', `${gameServerOrigin}/player`, { token }) },
+      headers: {
+        Authorization: `DPoP ${token}`,
+        DPoP: await dpopProof(key, 'GET', `${gameServerOrigin}/player`, { token, nonce: await nonceOf(gameServerOrigin) }),
+      },
     });
 
   it('refuses the token without its key: as Bearer, with a proof by another key, replayed, for another request', async () => {
@@ -113,12 +142,82 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     const withProof = (dpop: string) => call({ Authorization: `DPoP ${token}`, DPoP: dpop });
     assert.equal((await call({ Authorization: `Bearer ${token}` })).status, 401);
     assert.equal((await player(token, await dpopKey())).status, 401);
-    const once = await dpopProof(game, 'GET', url, { token });
+    const nonce = await nonceOf(gameServerOrigin);
+    const once = await dpopProof(game, 'GET', url, { token, nonce });
     assert.equal((await withProof(once)).status, 200);
     assert.equal((await withProof(once)).status, 401, 'replayed');
-    assert.equal((await withProof(await dpopProof(game, 'POST', url, { token }))).status, 401);
-    assert.equal((await withProof(await dpopProof(game, 'GET', `${url}x`, { token }))).status, 401);
-    assert.equal((await withProof(await dpopProof(game, 'GET', url, { token: 'another token' }))).status, 401);
+    assert.equal((await withProof(await dpopProof(game, 'POST', url, { token, nonce }))).status, 401);
+    assert.equal((await withProof(await dpopProof(game, 'GET', `${url}x`, { token, nonce }))).status, 401);
+    assert.equal((await withProof(await dpopProof(game, 'GET', url, { token: 'another token', nonce }))).status, 401);
+  });
+
+  describe('DPoP nonces: no proof signed ahead of time', () => {
+    /** `GET /player` of `server` from the game's page, with the token and `proof`. */
+    const call = (server: string, token: string, proof: string) =>
+      fetch(`${server}/player`, { headers: { Origin: GAME, Authorization: `DPoP ${token}`, DPoP: proof } });
+    /** A proof of `GET /player` of `server` by the game's key, with `nonce` (`null`: none). */
+    const proofFor = (server: string, token: string, nonce: string | null, options: { jti?: string; iat?: number } = {}) =>
+      dpopProof(game, 'GET', `${server}/player`, { token, nonce, ...options });
+    /** `answer` asks for the nonce: 401 use_dpop_nonce, with a DPoP-Nonce the game's page can read; answers it. */
+    const asksForNonce = async (answer: Response) => {
+      assert.equal(answer.status, 401);
+      assert.match(answer.headers.get('www-authenticate') ?? '', /^DPoP error="use_dpop_nonce"/);
+      assert.equal(answer.headers.get('access-control-allow-origin'), GAME);
+      assert.deepEqual(
+        answer.headers
+          .get('access-control-expose-headers')
+          ?.split(',')
+          .map((name) => name.trim().toLowerCase())
+          .sort(),
+        ['dpop-nonce', 'www-authenticate'],
+      );
+      await answer.body?.cancel();
+      return answer.headers.get('dpop-nonce')!;
+    };
+
+    it('asks for its nonce; the same request with it is accepted, and the refused proof used up nothing', async () => {
+      const token = (await login(siteOrigin)).gameToken!;
+      const jti = `asked-${Date.now()}`;
+      const nonce = await asksForNonce(await call(gameServerOrigin, token, await proofFor(gameServerOrigin, token, null, { jti })));
+      assert.match(nonce, /^[\w-]{43}$/);
+      // The same jti again: the refusal did not remember it.
+      const answer = await call(gameServerOrigin, token, await proofFor(gameServerOrigin, token, nonce, { jti }));
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers.get('dpop-nonce'), nonce, 'an accepted request says the nonce too');
+      assert.equal(((await answer.json()) as { id: number }).id, user.id);
+    });
+
+    it('refuses a value that is not its nonce, and a nonce of another server; accepts the one of an instance with its secret', async () => {
+      const token = (await login(siteOrigin)).gameToken!;
+      const ownNonce = await nonceOf(gameServerOrigin);
+      const notOne = [`${ownNonce.slice(0, -1)}${ownNonce.endsWith('A') ? 'B' : 'A'}`, 'x'.repeat(43), 'é'.repeat(43), ''];
+      for (const nonce of notOne) await asksForNonce(await call(gameServerOrigin, token, await proofFor(gameServerOrigin, token, nonce)));
+      const notAString = await dpopProof(game, 'GET', `${gameServerOrigin}/player`, { token, nonce: null, payload: { nonce: 42 } });
+      await asksForNonce(await call(gameServerOrigin, token, notAString));
+      const strangers = await nonceOf(stranger.origin);
+      assert.notEqual(strangers, ownNonce);
+      await asksForNonce(await call(gameServerOrigin, token, await proofFor(gameServerOrigin, token, strangers)));
+      const twins = await nonceOf(twin.origin);
+      assert.equal((await call(gameServerOrigin, token, await proofFor(gameServerOrigin, token, twins))).status, 200);
+    });
+
+    it('attack: a proof signed ahead, with the nonce of the moment it was signed, is refused once that nonce is old', async () => {
+      // The hostile game, while it runs, has the player's key (through the page's APIs) and the
+      // game server's nonce. It signs two proofs: one to check it works now, one dated 5 s ahead,
+      // to send then, after it is gone. This instance's nonces are new every 2 s and accepted for
+      // the period after: 5 s later the nonce is at least two periods old.
+      const token = (await login(siteOrigin)).gameToken!;
+      const nonce = await nonceOf(quick.origin);
+      const signedAt = Date.now();
+      const now = await proofFor(quick.origin, token, nonce);
+      const ahead = await proofFor(quick.origin, token, nonce, { iat: Math.floor(signedAt / 1000) + 5 });
+      assert.equal((await call(quick.origin, token, now)).status, 200, 'the nonce works while it is new');
+      await new Promise((resolve) => setTimeout(resolve, signedAt + 5000 - Date.now()));
+      const later = await call(quick.origin, token, ahead);
+      assert.notEqual(await asksForNonce(later), nonce, 'the server names its newer nonce');
+      // A fresh proof with the newer nonce works: the refusal was the nonce's age alone.
+      assert.equal((await call(quick.origin, token, await proofFor(quick.origin, token, await nonceOf(quick.origin)))).status, 200);
+    });
   });
 
   it('accepts a game token of the site: the player and what they own', async () => {
