@@ -136,7 +136,7 @@ export function gameSession(options: GameSessionOptions, showCode: (code?: strin
     async login({ signal } = {}) {
       // Made while the popup opens (which must happen within the click, before any await).
       const pair = newKeyPair();
-      const { response } = await loginWith(
+      const { response, nonce } = await loginWith(
         {
           mode: 'popup',
           ...options,
@@ -152,7 +152,7 @@ export function gameSession(options: GameSessionOptions, showCode: (code?: strin
           'config_invalid',
           "the site answered no gameToken: add this page's origin to createSessions({ allowedOrigins })",
         );
-      await keep(answer.gameToken, await pair);
+      await keep(answer.gameToken, await pair, nonce);
       return answer.owns === undefined ? { user: answer.user! } : { user: answer.user!, owns: answer.owns };
     },
     async fetch(input, init) {
@@ -187,6 +187,21 @@ function storage(act: (store: Storage) => unknown): string | null {
 }
 
 /**
+ * Each origin's last `DPoP-Nonce` (RFC 9449 section 9), in memory and in this frame's sessionStorage
+ * under `key` (no secret), so that the next page's first proofs carry it: none is a 401 and a resend.
+ */
+function nonceBook(key: string) {
+  const of: Record<string, string> = {};
+  storage((store) => Object.assign(of, JSON.parse(store.getItem(key)!)));
+  /** The nonce of `url`'s origin, after noting `nonce` as its new one when given. */
+  return (url: string, nonce?: string | null) => {
+    const { origin } = new URL(url);
+    if (nonce) storage((store) => store.setItem(key, JSON.stringify(Object.assign(of, { [origin]: nonce }))));
+    return of[origin];
+  };
+}
+
+/**
  * The game token of one renewal URL and its DPoP key: the token held in memory and in this frame's
  * sessionStorage, the key in memory and in IndexedDB under its thumbprint (where they may be used:
  * a framed game's storage may throw in some browsers, and the login then lives in memory only),
@@ -199,11 +214,7 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   let keys: CryptoKeyPair | undefined;
   /** Seconds the site's clock is ahead of this page's, as the last token's `iat` said. */
   let skew = 0;
-  /**
-   * The last `DPoP-Nonce` each origin gave (the site's, a game server's): its proofs carry it, and
-   * a request it answers 401 `use_dpop_nonce` is sent once more with the new one (RFC 9449 section 9).
-   */
-  const nonces: Record<string, string> = {};
+  const nonces = nonceBook(key + ' nonces');
   let timer: ReturnType<typeof setTimeout> | undefined;
   let renewing: Promise<boolean | undefined> | undefined;
 
@@ -218,11 +229,8 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
     clearTimeout(timer);
     timer = setTimeout(() => void renew(), ms);
   };
-  /**
-   * Keeps a token (with the key it is bound to, at login); its lifetime counts from now, so a
-   * page's clock that is off does not matter.
-   */
-  const keep = async (fresh: unknown, pair?: CryptoKeyPair) => {
+  /** Keeps a token (at login with its key and the site's nonce); its lifetime counts from now (a page's clock may be off). */
+  const keep = async (fresh: unknown, pair?: CryptoKeyPair, nonce?: string | null) => {
     const read = typeof fresh == 'string' ? claimsOf(fresh) : undefined;
     const jkt = read?.cnf?.jkt;
     if (read === undefined || !jkt)
@@ -237,6 +245,7 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
     claims = read;
     skew = read.iat - Date.now() / 1000;
     storage((store) => store.setItem(key, fresh as string));
+    nonces(renewUrl.href, nonce);
     const lifetime = (read.exp - read.iat) * 1000;
     schedule(lifetime - Math.min(RENEW_AHEAD_MS, lifetime / 4));
   };
@@ -255,13 +264,11 @@ function tokenKeeper(renewUrl: URL, onSignedOut: (() => void) | undefined) {
   /** The request with the token and its proof, not following redirects (older browsers kept `Authorization` across origins). */
   const send = async (request: Request, retry = 1): Promise<Response> => {
     const again = request.clone();
-    const { origin } = new URL(request.url);
     const headers = new Headers(request.headers);
     headers.set('Authorization', 'DPoP ' + token);
-    headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew, nonces[origin]));
+    headers.set('DPoP', await dpopProof(keys!, request.method, request.url, token, skew, nonces(request.url)));
     const answer = await fetch(new Request(request, { headers, redirect: 'error' }));
-    const nonce = answer.headers.get('DPoP-Nonce');
-    if (nonce) nonces[origin] = nonce;
+    nonces(request.url, answer.headers.get('DPoP-Nonce'));
     return retry && /use_dpop_nonce/.test(String(answer.headers.get('WWW-Authenticate'))) ? send(again, 0) : answer;
   };
   /** `true` renewed, `false` refused (signed out), `undefined` the site could not be reached. */

@@ -47,6 +47,8 @@ export interface LoginOptions {
  */
 export interface LoginResult {
   response: unknown;
+  /** @internal The backend's `DPoP-Nonce` (RFC 9449 section 9), for the game session's first proofs. */
+  nonce?: string | null;
 }
 
 /**

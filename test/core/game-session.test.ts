@@ -301,6 +301,21 @@ describe('gameSession()', () => {
       await session.logout();
     });
 
+    it('keeps the nonces for the next page of the frame: after a reload, the first proofs carry them (no 401 and resend)', async () => {
+      const { session } = await signedIn((request) => new Response('ok', { headers: { 'DPoP-Nonce': `fresh ${request.method}` } }));
+      await session.fetch(`${SITE}/api/progress`);
+      // The next page of this frame: its game session, restored, sends the kept nonce at once.
+      fetchStub!.seen.length = 0;
+      const next = gameSession(OPTIONS);
+      await next.restore();
+      expect((await next.fetch(`${SITE}/api/progress`, { method: 'PUT', body: '{}' })).status).to.equal(200);
+      const nonces = await Promise.all(
+        fetchStub!.seen.map(async (request) => (await readProof(request.headers.get('DPoP')!)).claims.nonce),
+      );
+      expect(nonces).to.deep.equal(['fresh GET', 'fresh GET']);
+      await next.logout();
+    });
+
     it('asks once: a site that asks again for a nonce gets its 401 back, after one renewal, and no loop', async () => {
       let sent = 0;
       const { session } = await signedIn(() => {

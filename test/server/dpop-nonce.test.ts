@@ -38,6 +38,7 @@ function site(secrets: string[] = [TEST_SECRET]) {
     const answer = await handler(await gameLoginRequest(`${SITE}/auth/itch`, GAME, key, TOKEN));
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('dpop-nonce') ?? '', /^[\w-]{43}$/, 'the login says the nonce of its first proofs');
+    assert.match(answer.headers.get('access-control-expose-headers') ?? '', /DPoP-Nonce/, 'which the game can read');
     return ((await answer.json()) as { gameToken: string }).gameToken;
   };
   /** `GET /api/me` with the token and `proof`. */

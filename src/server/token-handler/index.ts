@@ -81,12 +81,13 @@ export function createTokenHandler(options: TokenHandlerOptions): (request: Requ
   /** Counts the request against its client's limit: the 429 that refuses it, if over. */
   const admit = async (request: Request, route: LimitedRoute) => limiter?.admit(request, route);
   // `Prefer` asks to hold a popup collection, `Preference-Applied` says it was (RFC 7240); a game's
-  // collection carries its DPoP proof (see sessions/dpop.ts).
+  // collection carries its DPoP proof (see sessions/dpop.ts), and its answer the nonce of the
+  // game's next proofs (`DPoP-Nonce`, RFC 9449 section 9).
   const cors: CorsPolicy = {
     allowed: settings.allowedOrigins,
     methods: 'POST',
     headers: 'Content-Type, Prefer, DPoP',
-    expose: 'Preference-Applied',
+    expose: 'Preference-Applied, DPoP-Nonce',
   };
 
   const handle = async (request: Request, own: string): Promise<Response> => {
