@@ -196,7 +196,10 @@ function nonceBook(key: string) {
   /** The nonce of `url`'s origin, after noting `nonce` as its new one when given. */
   return (url: string, nonce?: string | null) => {
     const { origin } = new URL(url);
-    if (nonce) storage((store) => store.setItem(key, JSON.stringify(Object.assign(of, { [origin]: nonce }))));
+    if (nonce) {
+      of[origin] = nonce;
+      storage((store) => store.setItem(key, JSON.stringify(of)));
+    }
     return of[origin];
   };
 }

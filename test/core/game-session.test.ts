@@ -316,6 +316,34 @@ describe('gameSession()', () => {
       await next.logout();
     });
 
+    it('keeps the nonce in memory where the frame may not use sessionStorage', async () => {
+      let asked = 0;
+      const { session } = await signedIn(async (request) => {
+        const { claims } = await readProof(request.headers.get('DPoP')!);
+        if (claims.nonce === 'the-nonce') return new Response('ok');
+        asked++;
+        return new Response(null, {
+          status: 401,
+          headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': 'the-nonce' },
+        });
+      });
+      const real = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
+      Object.defineProperty(window, 'sessionStorage', {
+        configurable: true,
+        get: () => {
+          throw new DOMException('denied', 'SecurityError');
+        },
+      });
+      try {
+        expect((await session.fetch(`${SITE}/api/progress`)).status).to.equal(200);
+        expect((await session.fetch(`${SITE}/api/progress`)).status).to.equal(200);
+        expect(asked, 'asked once, then the nonce was kept').to.equal(1);
+      } finally {
+        Object.defineProperty(window, 'sessionStorage', real);
+      }
+      await session.logout();
+    });
+
     it('asks once: a site that asks again for a nonce gets its 401 back, after one renewal, and no loop', async () => {
       let sent = 0;
       const { session } = await signedIn(() => {
