@@ -76,7 +76,7 @@ export async function collect(
   progress: PopupProgress,
   hooks: CollectHooks,
   blocked: () => never,
-): Promise<{ response: unknown; nonce: string | null }> {
+): Promise<{ response: unknown; nonce?: string | null }> {
   const opened = Date.now();
   /** Whether the backend said the popup reached its start page (always known for a popup we can see). */
   let arrived = popup !== null;
@@ -140,7 +140,8 @@ export async function collect(
           waitUntil = Math.min(Date.now() + CLOSED_GRACE_MS, closedAt + DELIVERING_MAX_MS);
       } else {
         closePopup(popup);
-        if (answer.status < 300) return { response: body, nonce: answer.headers.get('dpop-nonce') };
+        // A game session's (its proofs' key): with the nonce of its next proofs (RFC 9449 section 9).
+        if (answer.status < 300) return { response: body, ...(hooks.proof && { nonce: answer.headers.get('dpop-nonce') }) };
         throw refusal(answer.status, body);
       }
     }
