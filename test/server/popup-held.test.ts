@@ -231,7 +231,7 @@ describe('held collection: Prefer, Preference-Applied', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /\bPrefer\b/);
     const { verifier } = await begun(handler);
     const answer = await handler(post({ popup_verifier: verifier }, { Origin: GAME, Prefer: 'wait=1', 'Sec-Fetch-Site': 'cross-site' }));
-    assert.equal(answer.headers.get('access-control-expose-headers'), 'Preference-Applied');
+    assert.equal(answer.headers.get('access-control-expose-headers'), 'Preference-Applied, DPoP-Nonce');
   });
 
   it(`reads a store it cannot be woken by every ${CHECK_INTERVAL_MS} ms: two instances, the deposit on one, the collection held on the other`, async () => {
