@@ -47,6 +47,22 @@ function stubFetch(answer: (request: Request) => Response | Promise<Response>) {
   return { seen, restore: () => (window.fetch = real) };
 }
 
+/** Runs `act` in a frame whose sessionStorage throws, as some browsers' third-party frames do. */
+async function withoutSessionStorage(act: () => Promise<void>) {
+  const real = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
+  Object.defineProperty(window, 'sessionStorage', {
+    configurable: true,
+    get: () => {
+      throw new DOMException('denied', 'SecurityError');
+    },
+  });
+  try {
+    await act();
+  } finally {
+    Object.defineProperty(window, 'sessionStorage', real);
+  }
+}
+
 describe('gameSession()', () => {
   let fetchStub: ReturnType<typeof stubFetch> | undefined;
   afterEach(() => {
@@ -92,19 +108,10 @@ describe('gameSession()', () => {
   });
 
   it('keeps the login in memory when the frame may not use sessionStorage', async () => {
-    const real = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
-    Object.defineProperty(window, 'sessionStorage', {
-      configurable: true,
-      get: () => {
-        throw new DOMException('denied', 'SecurityError');
-      },
-    });
-    try {
+    await withoutSessionStorage(async () => {
       const session = gameSession(OPTIONS);
       expect(await session.restore()).to.equal(false);
-    } finally {
-      Object.defineProperty(window, 'sessionStorage', real);
-    }
+    });
   });
 
   it('restores nothing when the key the kept token is bound to is gone (IndexedDB cleared or refused)', async () => {
@@ -327,20 +334,11 @@ describe('gameSession()', () => {
           headers: { 'WWW-Authenticate': 'DPoP error="use_dpop_nonce"', 'DPoP-Nonce': 'the-nonce' },
         });
       });
-      const real = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!;
-      Object.defineProperty(window, 'sessionStorage', {
-        configurable: true,
-        get: () => {
-          throw new DOMException('denied', 'SecurityError');
-        },
-      });
-      try {
+      await withoutSessionStorage(async () => {
         expect((await session.fetch(`${SITE}/api/progress`)).status).to.equal(200);
         expect((await session.fetch(`${SITE}/api/progress`)).status).to.equal(200);
         expect(asked, 'asked once, then the nonce was kept').to.equal(1);
-      } finally {
-        Object.defineProperty(window, 'sessionStorage', real);
-      }
+      });
       await session.logout();
     });
 
