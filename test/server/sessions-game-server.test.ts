@@ -7,6 +7,9 @@
 // It gives DPoP nonces of its own (RFC 9449 section 9): a proof without one, with an old one or
 // with another server's is refused with use_dpop_nonce, so that a page that could use the
 // player's key for a while (another game on itch.io's origin) cannot sign proofs ahead of time.
+// It remembers a proof until its `iat` is too old, so one dated ahead counts once too; and one
+// player flooding it is answered 429 past its share of that memory, a full memory 503: never the
+// 401 that makes a game renew or sign out, and never for the other players.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -32,17 +35,21 @@ const fakeItch = fakeItchFor(TOKEN, user);
 /** The game's DPoP key: its proofs (RFC 9449) go with each of its requests, as gameSession() makes them. */
 const game = await dpopKey();
 
-/** A login on `site` started from `from` (the game by default): the game token, or the cookie's value for the site's own pages. */
+/**
+ * A login on `site` started from `from` (the game by default), of `player` (leafo by default): the
+ * game token, or the cookie's value for the site's own pages.
+ */
 async function login(
   site: string,
   options: Partial<SessionsOptions> = {},
   from = GAME,
+  player = user,
 ): Promise<{ gameToken: string | undefined; cookieValue: string | undefined }> {
   const sessions = createSessions({ secrets: [SECRET], allowedOrigins: [GAME], origin: site, ...options });
   const handler = createTokenHandler({
     applicationId: 42,
     origin: site,
-    fetch: fakeItch,
+    fetch: player === user ? fakeItch : fakeItchFor(TOKEN, player),
     allowedOrigins: [GAME],
     onLogin: sessions.onLogin,
     onError: () => undefined,
@@ -91,10 +98,17 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
   let siteOrigin: string;
   let gameServer: ChildProcess;
   let gameServerOrigin: string;
-  /** Instances beside it: one with its nonce secret, one with a secret of its own, one whose nonces last 2 s. */
+  /**
+   * Instances beside it: one with its nonce secret, one with a secret of its own, one whose nonces
+   * last 2 s, one that accepts proofs within 3 s of its clock (not 300), one that remembers 200
+   * proofs (2 per player), one that remembers 5 (1 per player).
+   */
   let twin: { process: ChildProcess; origin: string };
   let stranger: { process: ChildProcess; origin: string };
   let quick: { process: ChildProcess; origin: string };
+  let short: { process: ChildProcess; origin: string };
+  let small: { process: ChildProcess; origin: string };
+  let tiny: { process: ChildProcess; origin: string };
   let jwksRequests = 0;
 
   before(async () => {
@@ -112,17 +126,20 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
     siteOrigin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
     const env = { SITE_ORIGIN: siteOrigin, GAME_ORIGIN: GAME };
     let main;
-    [main, twin, stranger, quick] = await Promise.all([
+    [main, twin, stranger, quick, short, small, tiny] = await Promise.all([
       startGameServer({ ...env, DPOP_NONCE_SECRET: NONCE_SECRET }),
       startGameServer({ ...env, DPOP_NONCE_SECRET: NONCE_SECRET }),
       startGameServer(env),
       startGameServer({ ...env, DPOP_NONCE_SECONDS: '2' }),
+      startGameServer({ ...env, DPOP_WINDOW_SECONDS: '3' }),
+      startGameServer({ ...env, DPOP_MAX_SEEN_PROOFS: '200' }),
+      startGameServer({ ...env, DPOP_MAX_SEEN_PROOFS: '5' }),
     ]);
     ({ process: gameServer, origin: gameServerOrigin } = main);
   });
 
   after(async () => {
-    for (const child of [gameServer, twin?.process, stranger?.process, quick?.process]) child?.kill();
+    for (const child of [gameServer, ...[twin, stranger, quick, short, small, tiny].map((one) => one?.process)]) child?.kill();
     site?.close();
   });
 
@@ -169,7 +186,7 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
           ?.split(',')
           .map((name) => name.trim().toLowerCase())
           .sort(),
-        ['dpop-nonce', 'www-authenticate'],
+        ['dpop-nonce', 'retry-after', 'www-authenticate'],
       );
       await answer.body?.cancel();
       return answer.headers.get('dpop-nonce')!;
@@ -217,6 +234,81 @@ describe('examples/game-server: jose and the JWK Set alone', () => {
       assert.notEqual(await asksForNonce(later), nonce, 'the server names its newer nonce');
       // A fresh proof with the newer nonce works: the refusal was the nonce's age alone.
       assert.equal((await call(quick.origin, token, await proofFor(quick.origin, token, await nonceOf(quick.origin)))).status, 200);
+    });
+
+    it('attack: a proof dated ahead counts once, remembered until its iat is too old, not for the window from its use', async () => {
+      // This instance accepts an `iat` within 3 s of its clock (300 s by default) and its nonces
+      // last a minute or two. The proof says it was made 2 to 3 s ahead; it is used now, and sent
+      // again once 3 s have passed since: its iat is still acceptable, and so is its nonce.
+      const token = (await login(siteOrigin)).gameToken!;
+      const nonce = await nonceOf(short.origin);
+      const ahead = await proofFor(short.origin, token, nonce, { iat: Math.ceil(Date.now() / 1000) + 2 });
+      const usedAt = Date.now();
+      assert.equal((await call(short.origin, token, ahead)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, usedAt + 3300 - Date.now()));
+      const again = await call(short.origin, token, ahead);
+      assert.equal(again.status, 401, 'replayed');
+      assert.match(again.headers.get('www-authenticate') ?? '', /^DPoP error="invalid_dpop_proof"/);
+      // A fresh proof with the same nonce works: the refusal was the replay alone.
+      assert.equal((await call(short.origin, token, await proofFor(short.origin, token, nonce))).status, 200);
+    });
+
+    it('refuses to start with nonces that would outlive the memory of used proofs (DPOP_NONCE_SECONDS above 120)', async () => {
+      const child = spawn(process.execPath, [gameServerScript], {
+        env: { ...process.env, PORT: '0', SITE_ORIGIN: siteOrigin, DPOP_NONCE_SECONDS: '121' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // One that starts says so on stdout: stopped then, and the test fails below.
+      child.stdout!.once('data', () => child.kill());
+      let errors = '';
+      child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      const [code] = (await once(child, 'close')) as [number | null];
+      assert.equal(code, 1);
+      assert.match(errors, /DPOP_NONCE_SECONDS must be a number from 1 to 120/);
+      // 120 is allowed.
+      const longest = await startGameServer({ SITE_ORIGIN: siteOrigin, DPOP_NONCE_SECONDS: '120' });
+      longest.process.kill();
+    });
+  });
+
+  describe('the memory of used proofs: bounded per player, and never a 401 when full', () => {
+    /** A fresh proof of `GET /player` of `server` for `token`, sent from the game's page. */
+    const fresh = async (server: string, token: string) =>
+      fetch(`${server}/player`, {
+        headers: {
+          Origin: GAME,
+          Authorization: `DPoP ${token}`,
+          DPoP: await dpopProof(game, 'GET', `${server}/player`, { token, nonce: await nonceOf(server) }),
+        },
+      });
+    /** `answer` is `status` with a Retry-After of 1 s to `most`, which the game's page can read. */
+    const waitFor = async (answer: Response, status: number, most: number) => {
+      assert.equal(answer.status, status);
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= most, `Retry-After: ${retryAfter}`);
+      assert.match(answer.headers.get('access-control-expose-headers') ?? '', /Retry-After/);
+      assert.equal(answer.headers.get('www-authenticate'), null, 'not a 401: the game neither renews nor signs out');
+      await answer.body?.cancel();
+    };
+    const other = (id: number) => ({ ...user, id, username: `player${id}` });
+
+    it('attack: one player flooding past its share is answered 429 with Retry-After; another player is still served', async () => {
+      const flooder = (await login(siteOrigin)).gameToken!;
+      const bystander = (await login(siteOrigin, {}, GAME, other(1002))).gameToken!;
+      for (let i = 0; i < 2; i++) assert.equal((await fresh(small.origin, flooder)).status, 200);
+      await waitFor(await fresh(small.origin, flooder), 429, 300);
+      await waitFor(await fresh(small.origin, flooder), 429, 300);
+      const served = await fresh(small.origin, bystander);
+      assert.equal(served.status, 200);
+      assert.equal(((await served.json()) as { id: number }).id, 1002);
+    });
+
+    it('a full memory answers 503 with Retry-After, not 401', async () => {
+      const tokens = await Promise.all(
+        [1, 2, 3, 4, 5, 6].map(async (n) => (await login(siteOrigin, {}, GAME, other(2000 + n))).gameToken!),
+      );
+      for (const token of tokens.slice(0, 5)) assert.equal((await fresh(tiny.origin, token)).status, 200);
+      await waitFor(await fresh(tiny.origin, tokens[5]!), 503, 300);
     });
   });
 
