@@ -42,8 +42,11 @@ export interface Sessions {
    * was issued by (its `aud`, the site's `origin`), and, bound to a key, only as
    * `Authorization: DPoP` with the `DPoP` proof of this request (RFC 9449): signed by that key,
    * for this method and this path of `origin`, at most 5 minutes from the server's clock, never
-   * seen before (with a `store` of Redis or the Durable Object, by any instance), for this token.
-   * A player past its share of remembered proofs (with such a `store`, 300 game requests a
+   * seen before (with a `store` of Redis or the Durable Object, by any instance), for this token,
+   * and carrying a nonce of this deployment from the last minutes (RFC 9449 section 9). Without
+   * one it has no session here: serve game APIs with `route`, whose 401 says `use_dpop_nonce` and
+   * gives the nonce in `DPoP-Nonce`, so that `gameSession()` sends again at once (after a bare 401
+   * it renews its token first). A player past its share of remembered proofs (with such a `store`, 300 game requests a
    * minute) has no session here until it has room again; `route` and `renew` answer it 429 with
    * `Retry-After`.
    * @throws SessionStoreError when the `store` fails; TypeError where the site has no `origin` and the request is not on loopback.
@@ -61,7 +64,8 @@ export interface Sessions {
   /**
    * For a valid game token (with its proof, as `get`): 200 `{ gameToken }`, a new one bound to the
    * same key, that expires `gameTokenMaxAge` from now but never later than `maxAge` after the
-   * login, and never for a revoked session; else 401 (`WWW-Authenticate: DPoP` says why); 503
+   * login, and never for a revoked session; else 401 (`WWW-Authenticate: DPoP` says why, e.g.
+   * `use_dpop_nonce` for a proof without this deployment's nonce); 503
    * with `Retry-After` when the `store` fails. Answers CORS preflights and adds CORS headers for
    * `allowedOrigins`.
    */
@@ -71,7 +75,9 @@ export interface Sessions {
    * `Authorization` and `DPoP` headers), answers 401 `{ errors }` (with CORS headers, and
    * `WWW-Authenticate: DPoP error=…` for a refused game token or proof) without a session that
    * `allow` accepts, 503 with `Retry-After` when the `store` fails, else calls
-   * `handler(request, session)` and adds the CORS headers to its answer.
+   * `handler(request, session)` and adds the CORS headers to its answer. Every answer to a request
+   * with a `DPoP` proof carries the nonce of the next proofs in `DPoP-Nonce` (RFC 9449 section 9),
+   * which CORS exposes.
    */
   route(
     options: { allow?: readonly SessionCarrier[] | undefined },
