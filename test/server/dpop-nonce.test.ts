@@ -66,20 +66,24 @@ async function assertAsksForNonce(answer: Response, nonce: string) {
 }
 
 const realNow = Date.now.bind(Date);
+/** The middle of the nonce period in which the running test began: every clockAt() of a test counts from it. */
+let middle = 0;
 /**
- * Stops this process's clock (`Date.now`) in the middle of this minute's nonce period, moved by
- * `ms`: no test can see a nonce change under it by crossing a period's end.
+ * Stops this process's clock (`Date.now`) at `ms` from the middle of the nonce period the test
+ * began in: no test can see a nonce change under it by crossing a period's end in real time.
  */
 function clockAt(ms = 0) {
   mock.restoreAll();
-  const middle = (Math.floor(realNow() / NONCE_PERIOD_MS) + 0.5) * NONCE_PERIOD_MS;
   mock.method(Date, 'now', () => middle + ms);
 }
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
 describe('DPoP nonces', () => {
-  beforeEach(() => clockAt(0));
+  beforeEach(() => {
+    middle = (Math.floor(realNow() / NONCE_PERIOD_MS) + 0.5) * NONCE_PERIOD_MS;
+    clockAt(0);
+  });
   afterEach(() => mock.restoreAll());
 
   it('a proof with a token but no nonce is asked again with one, and the proof that carries it is accepted', async () => {
