@@ -17,10 +17,17 @@ const encoder = new TextEncoder();
 /** What a period's nonce is the HMAC of. */
 const periodBytes = (period: number) => encoder.encode(`itch-oauth-widget DPoP nonce ${period}`);
 
+/** The nonce of the last period asked for, per deployment's keys: made once a minute, not at every answer. */
+const made = new WeakMap<readonly CryptoKey[], { period: number; nonce: Promise<string> }>();
+
 /** The nonce of this moment, made with the first secret's key. */
-export async function currentNonce(keys: readonly CryptoKey[], now = Date.now()): Promise<string> {
+export function currentNonce(keys: readonly CryptoKey[], now = Date.now()): Promise<string> {
   const period = Math.floor(now / NONCE_PERIOD_MS);
-  return base64url.encode(new Uint8Array(await crypto.subtle.sign('HMAC', keys[0]!, periodBytes(period))));
+  const last = made.get(keys);
+  if (last?.period === period) return last.nonce;
+  const nonce = crypto.subtle.sign('HMAC', keys[0]!, periodBytes(period)).then((mac) => base64url.encode(new Uint8Array(mac)));
+  made.set(keys, { period, nonce });
+  return nonce;
 }
 
 /**
